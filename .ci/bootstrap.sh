@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what building and testing moonc needs on a Debian 12 machine:
+# Debian's LLVM/MLIR 19 toolchain and build tools (one `apt-get update`
+# first, only when something is missing) and the lit virtualenv. Idempotent:
+# does nothing when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools clang-19
+  libclang-19-dev libpolly-19-dev libzstd-dev clang-format-19
+  cmake ninja-build python3 python3-venv
+)
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+# pyenv's or another python3 with venv support stands in for Debian's.
+if command -v python3 >/dev/null && python3 -m venv --help >/dev/null 2>&1; then
+  missing=("${missing[@]/python3-venv/}")
+  missing=("${missing[@]/python3/}")
+fi
+read -r -a missing <<<"${missing[*]}"
+if ((${#missing[@]})); then
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  echo "bootstrap: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+for tool in cargo rustfmt cargo-clippy; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "bootstrap: '$tool' not found: install Rust with rustup (components rustfmt, clippy)" >&2
+    exit 1
+  fi
+done
+
+venv=build/venv
+lit_version=18.1.8
+if [ "$("$venv/bin/lit" --version 2>/dev/null)" != "lit $lit_version" ]; then
+  echo "bootstrap: creating $venv with lit $lit_version"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "lit==$lit_version"
+fi

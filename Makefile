@@ -1,0 +1,52 @@
+# moonc's entry points. A newcomer needs two: `make demo` and `make test`.
+# Every target bootstraps first (installs missing Debian packages and the
+# lit virtualenv), so they work on a fresh Debian 12 machine.
+
+CARGO       ?= cargo
+CARGO_FLAGS ?= --release --locked
+BIN         := target/release
+VENV        := build/venv
+LLVM_PREFIX ?= /usr/lib/llvm-19
+CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h')
+
+.PHONY: all bootstrap build unit lit lint test demo docs clean
+
+all: build
+
+bootstrap:
+	@.ci/bootstrap.sh
+
+build: bootstrap
+	$(CARGO) build $(CARGO_FLAGS) --workspace
+
+# Rust unit tests (snapshots included).
+unit: build
+	$(CARGO) test $(CARGO_FLAGS) --workspace
+
+# lit/FileCheck tests under test/.
+lit: build
+	$(VENV)/bin/lit -sv test
+
+# Formatting and clippy for Rust, clang-format for the dialect's C++.
+lint: bootstrap
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy $(CARGO_FLAGS) --workspace --all-targets -- -D warnings
+	clang-format-19 --dry-run --Werror $(CXX_SOURCES)
+
+test: lint unit lit
+
+# The main job on an example: for now, moonc-opt rewriting a gradient request.
+demo: build
+	$(BIN)/moonc-opt examples/grad.mlir --moon-grad-to-vjp
+
+# Regenerates docs/dialects/moon.md (from the ODS) and docs/passes.md.
+docs: bootstrap
+	mkdir -p docs/dialects
+	$(LLVM_PREFIX)/bin/mlir-tblgen -gen-dialect-doc -dialect=moon \
+	  -I dialects/moon/include -I $(LLVM_PREFIX)/include \
+	  dialects/moon/include/Moon/MoonOps.td -o docs/dialects/moon.md
+	MOONC_UPDATE_DOCS=1 $(CARGO) test $(CARGO_FLAGS) -p moonc-passes passes_reference
+
+clean:
+	$(CARGO) clean
+	rm -rf build

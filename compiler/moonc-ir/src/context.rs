@@ -1,0 +1,31 @@
+//! MLIR contexts that know every dialect moonc reads and writes.
+
+use crate::ffi;
+use melior::{
+    Context,
+    dialect::{DialectHandle, DialectRegistry},
+    utility::register_all_dialects,
+};
+
+/// The handle of the moon dialect.
+pub fn moon_dialect_handle() -> DialectHandle {
+    // SAFETY: the function only returns a pointer to a static table.
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__moon__()) }
+}
+
+/// A registry holding every upstream MLIR dialect (with their extensions and
+/// interfaces) and the moon dialect.
+pub fn dialect_registry() -> DialectRegistry {
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    moon_dialect_handle().insert_dialect(&registry);
+    registry
+}
+
+/// A context with every dialect of [`dialect_registry`] loaded.
+pub fn create_context() -> Context {
+    let context = Context::new();
+    context.append_dialect_registry(&dialect_registry());
+    context.load_all_available_dialects();
+    context
+}

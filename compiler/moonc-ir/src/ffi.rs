@@ -1,0 +1,29 @@
+//! Every foreign function moonc-ir calls that melior does not wrap: the C API
+//! of the moon dialect (`dialects/moon/include/Moon-c/Dialects.h`).
+
+use mlir_sys::{
+    MlirDialectHandle, MlirDialectRegistry, MlirOperation, MlirPass, MlirStringRef, MlirType,
+};
+use std::ffi::{c_char, c_int, c_void};
+
+/// Creates a new instance of a pass for MLIR; see `moonRegisterPass`.
+pub type MoonPassFactory = unsafe extern "C" fn(user_data: *mut c_void) -> MlirPass;
+
+unsafe extern "C" {
+    /// The handle of the moon dialect, for inserting it into registries.
+    pub fn mlirGetDialectHandle__moon__() -> MlirDialectHandle;
+
+    /// The function type of the function named by `op`'s `callee`, or null.
+    pub fn moonGetCalleeType(op: MlirOperation) -> MlirType;
+
+    /// Registers a pass made by `factory` in MLIR's global pass registry.
+    pub fn moonRegisterPass(factory: MoonPassFactory, user_data: *mut c_void);
+
+    /// Runs MLIR's `mlir-opt` driver and returns the exit code.
+    pub fn moonOptMain(
+        argc: c_int,
+        argv: *mut *mut c_char,
+        title: MlirStringRef,
+        registry: MlirDialectRegistry,
+    ) -> c_int;
+}

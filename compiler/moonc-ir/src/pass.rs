@@ -1,0 +1,108 @@
+//! Registration of moonc's Rust passes in MLIR's pass registry, so that
+//! `moonc-opt` (MlirOptMain) and textual pipelines know them by flag.
+
+use crate::{Error, ffi};
+use melior::{
+    Context, ContextRef,
+    ir::{Location, OperationRef, r#type::TypeId},
+    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+};
+use std::{
+    ffi::c_void,
+    panic::{AssertUnwindSafe, catch_unwind},
+};
+
+/// Everything MLIR needs to know about a moonc pass, and how to run it.
+/// Each pass is one `static PassInfo` in its own file.
+#[derive(Debug)]
+pub struct PassInfo {
+    /// The flag that names the pass, without dashes: `moon-grad-to-vjp`.
+    pub argument: &'static str,
+    /// One line for `--help`.
+    pub summary: &'static str,
+    /// What the pass does, with a before/after example (Markdown), for
+    /// `docs/passes.md`.
+    pub description: &'static str,
+    /// The operation the pass runs on (`builtin.module`, `func.func`).
+    pub op_name: &'static str,
+    /// Transforms one operation, given the context that owns it. Problems
+    /// are reported as diagnostics at the faulty operation before returning
+    /// `Err(Error::Reported)`.
+    pub run: for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>) -> Result<(), Error>,
+}
+
+impl PassInfo {
+    /// A new instance of the pass, for adding to a pass manager.
+    pub fn create(&'static self) -> Pass {
+        create_external(
+            RustPass(self),
+            // The address of the static `PassInfo` identifies the pass.
+            TypeId::create(self),
+            self.argument,
+            self.argument,
+            self.summary,
+            self.op_name,
+            &[],
+        )
+    }
+
+    /// Registers the pass in MLIR's global pass registry.
+    pub fn register(&'static self) {
+        unsafe extern "C" fn factory(user_data: *mut c_void) -> mlir_sys::MlirPass {
+            // SAFETY: `register` passes a `&'static PassInfo`.
+            let info = unsafe { &*(user_data as *const PassInfo) };
+            info.create().to_raw()
+        }
+        // SAFETY: the factory and its data live for the whole program.
+        unsafe { ffi::moonRegisterPass(factory, self as *const PassInfo as *mut c_void) }
+    }
+}
+
+/// The adapter between a [`PassInfo`] and melior's external passes.
+#[derive(Clone)]
+struct RustPass(&'static PassInfo);
+
+impl<'c> RunExternalPass<'c> for RustPass {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let location = operation.location();
+        let context = operation.context();
+        // SAFETY: `to_ref` borrows `context`, which lives until this
+        // function returns, after the pass is done with it.
+        let context = unsafe { context.to_ref() };
+        let outcome = catch_unwind(AssertUnwindSafe(|| (self.0.run)(context, operation)));
+        match outcome {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                if !matches!(error, Error::Reported) {
+                    emit_error(location, &format!("{}: {error}", self.0.argument));
+                }
+                pass.signal_failure();
+            }
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                emit_error(
+                    location,
+                    &format!(
+                        "internal compiler error in --{}: {message}",
+                        self.0.argument
+                    ),
+                );
+                pass.signal_failure();
+            }
+        }
+    }
+}
+
+/// Reports an error diagnostic at `location` to the context's handlers.
+pub fn emit_error(location: Location, message: &str) {
+    let message =
+        std::ffi::CString::new(message.replace('\0', " ")).expect("NUL bytes were replaced");
+    // SAFETY: the location is live and the message is NUL-terminated.
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}

@@ -1,0 +1,107 @@
+//! IR rewriting helpers that melior does not provide: finding operations,
+//! replacing uses, erasing, and looking up the function a moon op names.
+
+use crate::ffi;
+use melior::ir::{
+    Attribute, AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike,
+    attribute::ArrayAttribute, r#type::FunctionType,
+};
+use mlir_sys::{MlirOperation, MlirWalkResult, MlirWalkResult_MlirWalkResultAdvance};
+use std::ffi::c_void;
+
+/// The operations called `name` nested anywhere inside `root` (including
+/// `root` itself), in pre-order.
+pub fn collect_named<'c, 'a>(root: OperationRef<'c, 'a>, name: &str) -> Vec<OperationRef<'c, 'a>> {
+    struct Search<'n> {
+        name: &'n str,
+        found: Vec<MlirOperation>,
+    }
+    unsafe extern "C" fn visit(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
+        // SAFETY: `data` is the `Search` below, alive for the whole walk.
+        let search = unsafe { &mut *(data as *mut Search) };
+        // SAFETY: MLIR hands the callback a live operation.
+        let op_name = unsafe { OperationRef::from_raw(op) }.name();
+        if op_name.as_string_ref().as_str() == Ok(search.name) {
+            search.found.push(op);
+        }
+        MlirWalkResult_MlirWalkResultAdvance
+    }
+    let mut search = Search {
+        name,
+        found: Vec::new(),
+    };
+    // SAFETY: the callback only reads the operations it is given.
+    unsafe {
+        mlir_sys::mlirOperationWalk(
+            root.to_raw(),
+            Some(visit),
+            &mut search as *mut Search as *mut c_void,
+            mlir_sys::MlirWalkOrder_MlirWalkPreOrder,
+        );
+    }
+    search
+        .found
+        .into_iter()
+        // SAFETY: the operations are nested in `root`, which outlives 'a.
+        .map(|op| unsafe { OperationRef::from_raw(op) })
+        .collect()
+}
+
+/// Makes every user of `from` use `to` instead.
+pub fn replace_all_uses<'c>(from: impl ValueLike<'c>, to: impl ValueLike<'c>) {
+    // SAFETY: both values are live.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(from.to_raw(), to.to_raw()) }
+}
+
+/// Replaces every result of `op` by the value at the same position in `with`
+/// and erases `op`.
+pub fn replace_op(op: OperationRef, with: &[Value]) {
+    assert_eq!(op.result_count(), with.len(), "one replacement per result");
+    for (result, value) in op.results().zip(with) {
+        replace_all_uses(result, *value);
+    }
+    // SAFETY: `op` has no more uses; erasing it detaches it from its block.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}
+
+/// The type of the function named by `op`'s `callee` attribute, looked up
+/// from the nearest symbol table, or `None` when there is no such function.
+pub fn callee_type<'c>(op: OperationRef<'c, '_>) -> Option<FunctionType<'c>> {
+    // SAFETY: `op` is live; the returned type is owned by its context.
+    let raw = unsafe { ffi::moonGetCalleeType(op.to_raw()) };
+    if raw.ptr.is_null() {
+        return None;
+    }
+    // SAFETY: the type is non-null and a function type.
+    FunctionType::try_from(unsafe { Type::from_raw(raw) }).ok()
+}
+
+/// The single result of a function type, when it has exactly one.
+pub fn single_result<'c>(function: FunctionType<'c>) -> Option<Type<'c>> {
+    (function.result_count() == 1)
+        .then(|| function.result(0).ok())
+        .flatten()
+}
+
+/// Whether `ty` is a floating-point scalar type.
+pub fn is_float(ty: Type) -> bool {
+    // SAFETY: `ty` is live.
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
+}
+
+/// `attribute` as an array attribute, if it is one. (melior 0.22's
+/// `ArrayAttribute::try_from` tests for a dense i64 array instead.)
+pub fn as_array(attribute: Attribute) -> Option<ArrayAttribute> {
+    let raw = attribute.to_raw();
+    // SAFETY: the attribute is live, and checked to be an array.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAArray(raw) {
+            return None;
+        }
+        let elements: Vec<Attribute> = (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
+            .map(|i| Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i)))
+            .collect();
+        // Attributes are uniqued: this is `attribute` itself.
+        Some(ArrayAttribute::new(attribute.context().to_ref(), &elements))
+    }
+}

@@ -1,0 +1,58 @@
+//! moonc's passes over MLIR. Each pass lives in a file named after its flag
+//! (`--moon-grad-to-vjp` is `grad_to_vjp.rs`) and is described by one
+//! `static PassInfo` listed in [`PASSES`].
+
+use moonc_ir::pass::PassInfo;
+
+pub mod grad_to_vjp;
+
+/// Every moonc pass, in the order `docs/passes.md` lists them.
+pub static PASSES: &[&PassInfo] = &[&grad_to_vjp::GRAD_TO_VJP];
+
+/// Registers every moonc pass in MLIR's global pass registry.
+pub fn register_passes() {
+    for pass in PASSES {
+        pass.register();
+    }
+}
+
+/// The reference page of the passes, `docs/passes.md`, rendered from
+/// [`PASSES`].
+pub fn passes_markdown() -> String {
+    let mut page = String::from(
+        "# moonc passes\n\n\
+         <!-- Generated from compiler/moonc-passes by `make docs`; do not edit. -->\n\n\
+         Every pass runs in `moonc-opt` as a flag (`--moon-...`) and inside \
+         `--pass-pipeline='builtin.module(...)'`.\n",
+    );
+    for pass in PASSES {
+        page += &format!(
+            "\n## `--{}`\n\n_{}_ (runs on `{}`)\n\n{}\n",
+            pass.argument,
+            pass.summary,
+            pass.op_name,
+            pass.description.trim()
+        );
+    }
+    page
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `docs/passes.md` must match the passes; `MOONC_UPDATE_DOCS=1` rewrites it.
+    #[test]
+    fn passes_reference_is_up_to_date() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/passes.md");
+        let expected = passes_markdown();
+        if std::env::var_os("MOONC_UPDATE_DOCS").is_some() {
+            std::fs::write(path, &expected).expect("docs/passes.md is writable");
+        }
+        let actual = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "docs/passes.md is stale: run `make docs` (MOONC_UPDATE_DOCS=1 cargo test -p moonc-passes)"
+        );
+    }
+}

@@ -1,0 +1,45 @@
+/*===- Dialects.h - C API of the moon dialect ---------------------*- C -*-===*\
+|*                                                                            *|
+|* The C entry points through which Rust reaches the moon dialect and the     *|
+|* parts of MLIR that have no C API of their own.                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef MOON_C_DIALECTS_H
+#define MOON_C_DIALECTS_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Moon, moon);
+
+/// The function type of the function that `op`'s `callee` attribute names
+/// (looked up from the nearest symbol table), or a null type when there is
+/// no such function.
+MLIR_CAPI_EXPORTED MlirType moonGetCalleeType(MlirOperation op);
+
+/// Creates a new instance of a pass; called by MLIR each time a pipeline
+/// needs one. Ownership of the returned pass goes to MLIR.
+typedef MlirPass (*MoonPassFactory)(void *userData);
+
+/// Registers a pass created by `factory` in MLIR's global pass registry, so
+/// that it can be named in textual pipelines and as a `--flag` of
+/// `moonOptMain`. The pass's argument and description are read from one
+/// instance made at registration.
+MLIR_CAPI_EXPORTED void moonRegisterPass(MoonPassFactory factory,
+                                         void *userData);
+
+/// Runs MLIR's `mlir-opt` driver (MlirOptMain) with the given command line
+/// and dialects, and returns the process exit code.
+MLIR_CAPI_EXPORTED int moonOptMain(int argc, char **argv, MlirStringRef title,
+                                   MlirDialectRegistry registry);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MOON_C_DIALECTS_H

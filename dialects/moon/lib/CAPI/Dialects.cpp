@@ -1,0 +1,44 @@
+//===- Dialects.cpp - C API of the moon dialect ---------------------------===//
+//
+// Implements the C entry points declared in Moon-c/Dialects.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Moon-c/Dialects.h"
+#include "Moon/MoonDialect.h"
+#include "Moon/MoonOps.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Moon, moon, mlir::moon::MoonDialect)
+
+MlirType moonGetCalleeType(MlirOperation op) {
+  mlir::Operation *operation = unwrap(op);
+  auto callee = operation->getAttrOfType<mlir::FlatSymbolRefAttr>("callee");
+  if (!callee)
+    return {nullptr};
+  auto function =
+      mlir::SymbolTable::lookupNearestSymbolFrom<mlir::FunctionOpInterface>(
+          operation, callee);
+  if (!function)
+    return {nullptr};
+  return wrap(llvm::dyn_cast<mlir::FunctionType>(function.getFunctionType()));
+}
+
+void moonRegisterPass(MoonPassFactory factory, void *userData) {
+  mlir::registerPass([factory, userData]() -> std::unique_ptr<mlir::Pass> {
+    return std::unique_ptr<mlir::Pass>(unwrap(factory(userData)));
+  });
+}
+
+int moonOptMain(int argc, char **argv, MlirStringRef title,
+                MlirDialectRegistry registry) {
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, unwrap(title), *unwrap(registry)));
+}

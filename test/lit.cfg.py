@@ -1,0 +1,41 @@
+# lit configuration of moonc's test suite: every RUN line finds moonc-opt,
+# moonc, FileCheck, not and split-file, and %moonc_src names the checkout.
+# Binaries come from target/$MOONC_PROFILE (default: release), as
+# `make lit` builds them.
+
+import os
+
+import lit.formats
+import lit.llvm
+from lit.llvm.subst import ToolSubst
+
+lit.llvm.initialize(lit_config, config)
+from lit.llvm import llvm_config  # noqa: E402 (set by initialize)
+
+config.name = "moonc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["lit.cfg.py", "Inputs"]
+
+config.test_source_root = os.path.dirname(__file__)
+source_root = os.path.dirname(config.test_source_root)
+config.test_exec_root = os.path.join(source_root, "build", "lit")
+
+profile = os.environ.get("MOONC_PROFILE", "release")
+moonc_bin = os.path.join(source_root, "target", profile)
+llvm_prefix = os.environ.get("MOONC_LLVM_PREFIX", "/usr/lib/llvm-19")
+llvm_bin = os.path.join(llvm_prefix, "bin")
+config.llvm_tools_dir = llvm_bin
+
+for tool in ("moonc-opt", "moonc"):
+    if not os.path.exists(os.path.join(moonc_bin, tool)):
+        lit_config.fatal(f"{tool} is not built in {moonc_bin}: run `make build`")
+
+llvm_config.with_environment("PATH", [moonc_bin, llvm_bin], append_path=True)
+llvm_config.add_tool_substitutions(
+    [ToolSubst("moonc-opt"), ToolSubst("moonc"), ToolSubst("mlir-tblgen")],
+    [moonc_bin, llvm_bin],
+)
+llvm_config.use_default_substitutions()  # FileCheck, not, split-file, %python
+config.substitutions.append(("%moonc_src", source_root))
+config.substitutions.append(("%llvm_prefix", llvm_prefix))
