@@ -59,3 +59,72 @@ impl Activity {
         ArrayAttribute::new(context, &attributes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::create_context;
+    use melior::ir::{
+        Block, BlockLike, Location, Module, Region, RegionLike, Type,
+        attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
+        r#type::FunctionType,
+    };
+
+    const ALL: [Activity; 5] = [
+        Activity::Const,
+        Activity::Active,
+        Activity::ActiveNoNeed,
+        Activity::Dup,
+        Activity::DupNoNeed,
+    ];
+
+    #[test]
+    fn activity_keywords_match_the_dialect() {
+        let context = create_context();
+        for activity in ALL {
+            let attribute = activity.attribute(&context);
+            assert_eq!(attribute.to_string(), format!("#moon.activity<{}>", activity.keyword()));
+        }
+        assert_eq!(
+            Activity::array(&context, &[Activity::Active, Activity::Dup]).to_string(),
+            "[#moon.activity<active>, #moon.activity<dup>]"
+        );
+    }
+
+    /// Builds `func.func @caller(%x: f64) -> f64 { moon.grad @f(%x) }` with
+    /// the generated builders and checks that it verifies and prints.
+    #[test]
+    fn generated_builders_make_verified_ops() {
+        let context = create_context();
+        let location = Location::unknown(&context);
+        let module = Module::parse(&context, "func.func private @f(f64) -> f64").unwrap();
+        let f64_type = Type::float64(&context);
+        let function_type = FunctionType::new(&context, &[f64_type], &[f64_type]);
+        let block = Block::new(&[(f64_type, location)]);
+        let grad = block.append_operation(
+            GradOperation::builder(&context, location)
+                .outputs(&[f64_type])
+                .inputs(&[block.argument(0).unwrap().into()])
+                .callee(FlatSymbolRefAttribute::new(&context, "f"))
+                .arg_activity(Activity::array(&context, &[Activity::Active]))
+                .build()
+                .into(),
+        );
+        block.append_operation(melior::dialect::func::r#return(
+            &[grad.result(0).unwrap().into()],
+            location,
+        ));
+        let region = Region::new();
+        region.append_block(block);
+        module.body().append_operation(melior::dialect::func::func(
+            &context,
+            StringAttribute::new(&context, "caller"),
+            TypeAttribute::new(function_type.into()),
+            region,
+            &[],
+            location,
+        ));
+        assert!(module.as_operation().verify());
+        insta::assert_snapshot!(module.as_operation().to_string());
+    }
+}

@@ -106,3 +106,62 @@ pub fn emit_error(location: Location, message: &str) {
     // SAFETY: the location is live and the message is NUL-terminated.
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::create_context;
+    use melior::{ir::Module, pass::PassManager};
+    use std::sync::{Arc, Mutex};
+
+    fn panics(_: &Context, _: OperationRef) -> Result<(), Error> {
+        panic!("bad rule table")
+    }
+
+    fn reports(_: &Context, op: OperationRef) -> Result<(), Error> {
+        emit_error(op.location(), "cannot do this");
+        Err(Error::Reported)
+    }
+
+    static PANICS: PassInfo = PassInfo {
+        argument: "test-panics",
+        summary: "",
+        description: "",
+        op_name: "builtin.module",
+        run: panics,
+    };
+
+    static REPORTS: PassInfo = PassInfo { argument: "test-reports", run: reports, ..PANICS };
+
+    /// Runs `pass` on a small module; returns whether it succeeded and the
+    /// diagnostics it reported.
+    fn run(pass: &'static PassInfo) -> (bool, Vec<String>) {
+        let context = create_context();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = seen.clone();
+        context.attach_diagnostic_handler(move |diagnostic| {
+            sink.lock().unwrap().push(diagnostic.to_string());
+            true
+        });
+        let mut module = Module::parse(&context, "func.func private @f()").unwrap();
+        let manager = PassManager::new(&context);
+        manager.add_pass(pass.create());
+        let ok = manager.run(&mut module).is_ok();
+        let messages = seen.lock().unwrap().clone();
+        (ok, messages)
+    }
+
+    #[test]
+    fn a_panic_is_a_located_internal_error() {
+        let (ok, messages) = run(&PANICS);
+        assert!(!ok);
+        assert_eq!(messages, ["internal compiler error in --test-panics: bad rule table"]);
+    }
+
+    #[test]
+    fn a_reported_error_fails_the_pass() {
+        let (ok, messages) = run(&REPORTS);
+        assert!(!ok);
+        assert_eq!(messages, ["cannot do this"]);
+    }
+}

@@ -105,3 +105,59 @@ pub fn as_array(attribute: Attribute) -> Option<ArrayAttribute> {
         Some(ArrayAttribute::new(attribute.context().to_ref(), &elements))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::create_context;
+    use melior::ir::Module;
+
+    const SOURCE: &str = r#"
+        func.func private @f(f64, memref<2xf32>) -> f32
+        func.func @caller(%x: f64, %m: memref<2xf32>) -> f64 {
+          %0 = moon.grad @f(%x, %m, %m) args [active, dup] : (f64, memref<2xf32>, memref<2xf32>) -> f64
+          %1 = arith.addf %0, %0 : f64
+          return %1 : f64
+        }
+    "#;
+
+    #[test]
+    fn finds_ops_callees_and_activities() {
+        let context = create_context();
+        let module = Module::parse(&context, SOURCE).unwrap();
+        let grads = collect_named(module.as_operation().into(), "moon.grad");
+        assert_eq!(grads.len(), 1);
+        assert_eq!(collect_named(module.as_operation().into(), "func.func").len(), 2);
+
+        let callee = callee_type(grads[0]).expect("@f is a function");
+        assert_eq!(callee.to_string(), "(f64, memref<2xf32>) -> f32");
+        assert!(single_result(callee).is_some_and(is_float));
+        assert!(!is_float(callee.input(1).unwrap()));
+
+        let activities = as_array(grads[0].attribute("arg_activity").unwrap()).unwrap();
+        assert_eq!(activities.len(), 2);
+        assert!(as_array(grads[0].attribute("callee").unwrap()).is_none());
+    }
+
+    #[test]
+    fn replaces_an_operation() {
+        let context = create_context();
+        let module = Module::parse(&context, SOURCE).unwrap();
+        let grad = collect_named(module.as_operation().into(), "moon.grad")[0];
+        let x = grad.operand(0).unwrap();
+        replace_op(grad, &[x]);
+        assert!(module.as_operation().verify());
+        let printed = module.as_operation().to_string();
+        assert!(!printed.contains("moon.grad"), "{printed}");
+        assert!(printed.contains("arith.addf %arg0, %arg0"), "{printed}");
+    }
+
+    #[test]
+    fn unknown_callees_have_no_type() {
+        let context = create_context();
+        context.set_allow_unregistered_dialects(true);
+        let module = Module::parse(&context, r#""x.op"() {callee = @nowhere} : () -> ()"#).unwrap();
+        let op = collect_named(module.as_operation().into(), "x.op")[0];
+        assert!(callee_type(op).is_none());
+    }
+}

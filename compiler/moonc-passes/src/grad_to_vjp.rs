@@ -104,6 +104,7 @@ fn rewrite<'c>(
         builder = builder.arg_activity(activities);
     }
     let vjp = block.insert_operation_before(op, builder.build().into());
+    tracing::debug!(%callee, keep_value, "rewrote a gradient request as moon.vjp");
     let results: Vec<Value> = vjp.results().map(Into::into).collect();
     replace_op(op, &results);
     Ok(())
