@@ -83,7 +83,10 @@ mod tests {
         let context = create_context();
         for activity in ALL {
             let attribute = activity.attribute(&context);
-            assert_eq!(attribute.to_string(), format!("#moon.activity<{}>", activity.keyword()));
+            assert_eq!(
+                attribute.to_string(),
+                format!("#moon.activity<{}>", activity.keyword())
+            );
         }
         assert_eq!(
             Activity::array(&context, &[Activity::Active, Activity::Dup]).to_string(),

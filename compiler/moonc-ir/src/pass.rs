@@ -131,7 +131,11 @@ mod tests {
         run: panics,
     };
 
-    static REPORTS: PassInfo = PassInfo { argument: "test-reports", run: reports, ..PANICS };
+    static REPORTS: PassInfo = PassInfo {
+        argument: "test-reports",
+        run: reports,
+        ..PANICS
+    };
 
     /// Runs `pass` on a small module; returns whether it succeeded and the
     /// diagnostics it reported.
@@ -155,7 +159,10 @@ mod tests {
     fn a_panic_is_a_located_internal_error() {
         let (ok, messages) = run(&PANICS);
         assert!(!ok);
-        assert_eq!(messages, ["internal compiler error in --test-panics: bad rule table"]);
+        assert_eq!(
+            messages,
+            ["internal compiler error in --test-panics: bad rule table"]
+        );
     }
 
     #[test]

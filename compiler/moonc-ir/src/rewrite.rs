@@ -127,7 +127,10 @@ mod tests {
         let module = Module::parse(&context, SOURCE).unwrap();
         let grads = collect_named(module.as_operation().into(), "moon.grad");
         assert_eq!(grads.len(), 1);
-        assert_eq!(collect_named(module.as_operation().into(), "func.func").len(), 2);
+        assert_eq!(
+            collect_named(module.as_operation().into(), "func.func").len(),
+            2
+        );
 
         let callee = callee_type(grads[0]).expect("@f is a function");
         assert_eq!(callee.to_string(), "(f64, memref<2xf32>) -> f32");

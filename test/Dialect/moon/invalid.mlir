@@ -362,3 +362,21 @@ moon.custom_rule @f vjp @f_vjp
 
 // expected-error @+1 {{'moon.custom_rule' op no function named @nothing}}
 moon.custom_rule @nothing vjp @nothing_vjp
+
+// -----
+
+func.func private @row(tensor<4xf32>, f32) -> f32
+func.func @caller(%xs: tensor<8x4xf32>, %w: f32) {
+  // expected-error @+1 {{'moon.vmap' op expects 1 result for @row : '(tensor<4xf32>, f32) -> f32', but has 2}}
+  %0:2 = moon.vmap @row(%xs, %w) in_axes [0, none] out_axes [0] : (tensor<8x4xf32>, f32) -> (tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func private @scalar(f32) -> f32
+func.func @caller(%xs: tensor<8x2xf32>) {
+  // expected-error @+1 {{'moon.vmap' op operand #0 has type 'tensor<8x2xf32>', which is not 'f32' with a batch dimension at axis 0}}
+  %0 = moon.vmap @scalar(%xs) : (tensor<8x2xf32>) -> tensor<8xf32>
+  return
+}

@@ -271,6 +271,11 @@ SmallVector<Activity> mlir::moon::getResultActivities(Operation *op,
 // Verification against the callee
 //===----------------------------------------------------------------------===//
 
+/// "1 argument", "2 arguments".
+static std::string count(size_t n, StringRef singular, StringRef plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural).str();
+}
+
 /// Looks up the function `callee` names from `op`, reporting at `op` when
 /// there is none.
 static FailureOr<FunctionOpInterface>
@@ -292,8 +297,9 @@ static LogicalResult verifySlots(Operation *op, StringRef what, TypeRange types,
                                  FunctionType function) {
   if (types.size() != slots.size()) {
     InFlightDiagnostic diag = op->emitOpError()
-                              << "expects " << slots.size() << " " << what
-                              << "s for " << callee << " : " << function
+                              << "expects "
+                              << count(slots.size(), what, what.str() + "s")
+                              << " for " << callee << " : " << function
                               << ", but has " << types.size();
     if (!slots.empty()) {
       diag << " (expected: ";
@@ -309,11 +315,6 @@ static LogicalResult verifySlots(Operation *op, StringRef what, TypeRange types,
                                << " of " << callee << ") has type " << type
                                << ", but " << slot.type << " is expected";
   return success();
-}
-
-/// "1 argument", "2 arguments".
-static std::string count(size_t n, StringRef singular, StringRef plural) {
-  return std::to_string(n) + " " + (n == 1 ? singular : plural).str();
 }
 
 /// Checks the activity attribute `name` has one entry per `count`.
@@ -468,13 +469,16 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &tables) {
     return emitOpError() << "batches no argument: at least one in_axes "
                             "entry must be an axis";
   if (getNumOperands() != function.getNumInputs())
-    return emitOpError() << "expects " << function.getNumInputs()
-                         << " operands for " << getCalleeAttr() << " : "
-                         << function << ", but has " << getNumOperands();
+    return emitOpError() << "expects "
+                         << count(function.getNumInputs(), "operand",
+                                  "operands")
+                         << " for " << getCalleeAttr() << " : " << function
+                         << ", but has " << getNumOperands();
   if (getNumResults() != function.getNumResults())
-    return emitOpError() << "expects " << function.getNumResults()
-                         << " results for " << getCalleeAttr() << " : "
-                         << function << ", but has " << getNumResults();
+    return emitOpError() << "expects "
+                         << count(function.getNumResults(), "result", "results")
+                         << " for " << getCalleeAttr() << " : " << function
+                         << ", but has " << getNumResults();
 
   std::optional<std::pair<int64_t, std::string>> batch;
   auto check = [&](StringRef what, size_t index, Type type, Type actual,
