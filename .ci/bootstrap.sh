@@ -9,20 +9,18 @@ cd "$(dirname "$0")/.."
 packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools clang-19
   libclang-19-dev libpolly-19-dev libzstd-dev clang-format-19
-  cmake ninja-build python3 python3-venv
+  cmake ninja-build
 )
+# Any python3 that can make virtualenvs (pyenv's, say) will do.
+if ! python3 -m venv --help >/dev/null 2>&1; then
+  packages+=(python3 python3-venv)
+fi
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi
 done
-# pyenv's or another python3 with venv support stands in for Debian's.
-if command -v python3 >/dev/null && python3 -m venv --help >/dev/null 2>&1; then
-  missing=("${missing[@]/python3-venv/}")
-  missing=("${missing[@]/python3/}")
-fi
-read -r -a missing <<<"${missing[*]}"
 if ((${#missing[@]})); then
   sudo=""
   if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi

@@ -125,12 +125,9 @@ mod tests {
     fn finds_ops_callees_and_activities() {
         let context = create_context();
         let module = Module::parse(&context, SOURCE).unwrap();
-        let grads = collect_named(module.as_operation().into(), "moon.grad");
+        let grads = collect_named(module.as_operation(), "moon.grad");
         assert_eq!(grads.len(), 1);
-        assert_eq!(
-            collect_named(module.as_operation().into(), "func.func").len(),
-            2
-        );
+        assert_eq!(collect_named(module.as_operation(), "func.func").len(), 2);
 
         let callee = callee_type(grads[0]).expect("@f is a function");
         assert_eq!(callee.to_string(), "(f64, memref<2xf32>) -> f32");
@@ -146,7 +143,7 @@ mod tests {
     fn replaces_an_operation() {
         let context = create_context();
         let module = Module::parse(&context, SOURCE).unwrap();
-        let grad = collect_named(module.as_operation().into(), "moon.grad")[0];
+        let grad = collect_named(module.as_operation(), "moon.grad")[0];
         let x = grad.operand(0).unwrap();
         replace_op(grad, &[x]);
         assert!(module.as_operation().verify());
@@ -160,7 +157,7 @@ mod tests {
         let context = create_context();
         context.set_allow_unregistered_dialects(true);
         let module = Module::parse(&context, r#""x.op"() {callee = @nowhere} : () -> ()"#).unwrap();
-        let op = collect_named(module.as_operation().into(), "x.op")[0];
+        let op = collect_named(module.as_operation(), "x.op")[0];
         assert!(callee_type(op).is_none());
     }
 }
