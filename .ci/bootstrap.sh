@@ -9,10 +9,11 @@ cd "$(dirname "$0")/.."
 packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools clang-19
   libclang-19-dev libpolly-19-dev libzstd-dev clang-format-19
-  cmake ninja-build
+  g++ cmake ninja-build
 )
-# Any python3 that can make virtualenvs (pyenv's, say) will do.
-if ! python3 -m venv --help >/dev/null 2>&1; then
+# Any python3 that can make virtualenvs with pip (pyenv's, say) will do;
+# Debian's needs python3-venv for ensurepip.
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   packages+=(python3 python3-venv)
 fi
 missing=()
@@ -29,12 +30,18 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-for tool in cargo rustfmt cargo-clippy; do
+for tool in cargo rustc rustfmt cargo-clippy; do
   if ! command -v "$tool" >/dev/null; then
     echo "bootstrap: '$tool' not found: install Rust with rustup (components rustfmt, clippy)" >&2
     exit 1
   fi
 done
+# The workspace uses edition 2024.
+rust_version=$(rustc --version | cut -d' ' -f2)
+if [ "$(printf '%s\n' 1.85.0 "$rust_version" | sort -V | head -n1)" != 1.85.0 ]; then
+  echo "bootstrap: rustc $rust_version is too old: moonc needs Rust 1.85 or newer" >&2
+  exit 1
+fi
 
 venv=build/venv
 lit_version=18.1.8

@@ -68,8 +68,9 @@ impl<'c> RunExternalPass<'c> for RustPass {
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
         let location = operation.location();
         let context = operation.context();
-        // SAFETY: `to_ref` borrows `context`, which lives until this
-        // function returns, after the pass is done with it.
+        // SAFETY: `to_ref` points into the local `context`, so the reference
+        // is valid only during this call. The pass gets it only for the call
+        // and cannot keep it: nothing in the IR holds a `&Context`.
         let context = unsafe { context.to_ref() };
         let outcome = catch_unwind(AssertUnwindSafe(|| (self.0.run)(context, operation)));
         match outcome {

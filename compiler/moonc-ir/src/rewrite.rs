@@ -55,13 +55,36 @@ pub fn replace_all_uses<'c>(from: impl ValueLike<'c>, to: impl ValueLike<'c>) {
 
 /// Replaces every result of `op` by the value at the same position in `with`
 /// and erases `op`.
-pub fn replace_op(op: OperationRef, with: &[Value]) {
+///
+/// # Safety
+///
+/// `op` is freed: no copy of its `OperationRef` (such as those
+/// [`collect_named`] returns) may be used afterwards, and no value in `with`
+/// may be a result of `op`.
+pub unsafe fn replace_op(op: OperationRef, with: &[Value]) {
     assert_eq!(op.result_count(), with.len(), "one replacement per result");
     for (result, value) in op.results().zip(with) {
         replace_all_uses(result, *value);
     }
     // SAFETY: `op` has no more uses; erasing it detaches it from its block.
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}
+
+/// Copies the discardable attributes of `from` (those the user attached, as
+/// opposed to the operation's own) onto `to`.
+pub fn copy_discardable_attributes(from: OperationRef, to: OperationRef) {
+    // SAFETY: both operations are live; names and attributes are uniqued in
+    // their context.
+    unsafe {
+        for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(from.to_raw()) {
+            let named = mlir_sys::mlirOperationGetDiscardableAttribute(from.to_raw(), i);
+            mlir_sys::mlirOperationSetDiscardableAttributeByName(
+                to.to_raw(),
+                mlir_sys::mlirIdentifierStr(named.name),
+                named.attribute,
+            );
+        }
+    }
 }
 
 /// The type of the function named by `op`'s `callee` attribute, looked up
@@ -101,7 +124,9 @@ pub fn as_array(attribute: Attribute) -> Option<ArrayAttribute> {
         let elements: Vec<Attribute> = (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
             .map(|i| Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i)))
             .collect();
-        // Attributes are uniqued: this is `attribute` itself.
+        // Attributes are uniqued: this is `attribute` itself. The context
+        // reference is used only during the call, while the temporary
+        // `ContextRef` it borrows is alive.
         Some(ArrayAttribute::new(attribute.context().to_ref(), &elements))
     }
 }
@@ -145,7 +170,8 @@ mod tests {
         let module = Module::parse(&context, SOURCE).unwrap();
         let grad = collect_named(module.as_operation(), "moon.grad")[0];
         let x = grad.operand(0).unwrap();
-        replace_op(grad, &[x]);
+        // SAFETY: `grad` is not used afterwards, and `x` is not its result.
+        unsafe { replace_op(grad, &[x]) };
         assert!(module.as_operation().verify());
         let printed = module.as_operation().to_string();
         assert!(!printed.contains("moon.grad"), "{printed}");

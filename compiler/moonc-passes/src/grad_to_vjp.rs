@@ -14,7 +14,10 @@ use moonc_ir::{
     Error,
     moon::{self, Activity},
     pass::{PassInfo, emit_error},
-    rewrite::{as_array, callee_type, collect_named, is_float, replace_op, single_result},
+    rewrite::{
+        as_array, callee_type, collect_named, copy_discardable_attributes, is_float, replace_op,
+        single_result,
+    },
 };
 
 /// The registration of `--moon-grad-to-vjp`.
@@ -25,7 +28,8 @@ pub static GRAD_TO_VJP: PassInfo = PassInfo {
 The gradient of a function `f` with one floating-point result is its
 vector-Jacobian product with the cotangent 1.0. This pass rewrites every
 `moon.grad` and `moon.value_and_grad` into that `moon.vjp`, keeping the
-argument activities; `moon.grad` drops the primal result (`active_noneed`).
+argument activities and any attributes the user attached; `moon.grad` drops
+the primal result (`active_noneed`).
 
 Before:
 
@@ -78,7 +82,13 @@ fn rewrite<'c>(
         return Err(Error::Reported);
     };
     let callee = FlatSymbolRefAttribute::try_from(op.attribute("callee")?)?;
-    let block = op.block().ok_or(Error::Reported)?;
+    let Some(block) = op.block() else {
+        emit_error(
+            location,
+            "a gradient request outside a block cannot be rewritten",
+        );
+        return Err(Error::Reported);
+    };
 
     let one = block.insert_operation_before(
         op,
@@ -104,9 +114,11 @@ fn rewrite<'c>(
         builder = builder.arg_activity(activities);
     }
     let vjp = block.insert_operation_before(op, builder.build().into());
+    copy_discardable_attributes(op, vjp);
     tracing::debug!(%callee, keep_value, "rewrote a gradient request as moon.vjp");
     let results: Vec<Value> = vjp.results().map(Into::into).collect();
-    replace_op(op, &results);
+    // SAFETY: `run` does not use `op` again, and `results` belong to `vjp`.
+    unsafe { replace_op(op, &results) };
     Ok(())
 }
 

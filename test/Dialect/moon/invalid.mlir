@@ -12,7 +12,7 @@ func.func @caller(%x: f64) {
 
 memref.global "private" @table : memref<2xf64>
 func.func @caller(%x: f64) {
-  // expected-error @+1 {{'moon.grad' op @table is not a function but a 'memref.global'}}
+  // expected-error @+1 {{'moon.grad' op @table is a 'memref.global', not a function with a builtin function type}}
   %0 = moon.grad @table(%x) : (f64) -> f64
   return
 }
@@ -138,7 +138,7 @@ func.func @caller(%m: f64) {
 
 func.func private @f(f64) -> (f64, f64)
 func.func @caller(%x: f64) {
-  // expected-error @+1 {{'moon.grad' op moon.grad needs a function that returns exactly one floating-point scalar, but it returns (f64, f64)}}
+  // expected-error @+1 {{'moon.grad' op needs a function that returns exactly one floating-point scalar, but the function returns (f64, f64)}}
   %0 = moon.grad @f(%x) : (f64) -> f64
   return
 }
@@ -147,7 +147,7 @@ func.func @caller(%x: f64) {
 
 func.func private @f(f64) -> vector<2xf64>
 func.func @caller(%x: f64) {
-  // expected-error @+1 {{'moon.hvp' op moon.hvp needs a function that returns exactly one floating-point scalar, but it returns (vector<2xf64>)}}
+  // expected-error @+1 {{'moon.hvp' op needs a function that returns exactly one floating-point scalar, but the function returns (vector<2xf64>)}}
   %0 = moon.hvp @f(%x, %x) : (f64, f64) -> f64
   return
 }
@@ -380,3 +380,128 @@ func.func @caller(%xs: tensor<8x2xf32>) {
   %0 = moon.vmap @scalar(%xs) : (tensor<8x2xf32>) -> tensor<8xf32>
   return
 }
+
+// -----
+
+llvm.func @native(f64) -> f64
+func.func @caller(%x: f64) {
+  // expected-error @+1 {{'moon.grad' op @native is a 'llvm.func', not a function with a builtin function type}}
+  %0 = moon.grad @native(%x) : (f64) -> f64
+  return
+}
+
+// -----
+
+func.func private @f(f64) -> f64
+func.func @caller(%x: f64) {
+  // expected-error @+1 {{'moon.grad' op has nothing to differentiate: every argument of @f is 'const'}}
+  moon.grad @f(%x) args [const] : (f64) -> ()
+  return
+}
+
+// -----
+
+func.func private @f(f64) -> f64
+func.func @caller(%x: f64) {
+  // expected-error @+1 {{'moon.hvp' op has nothing to differentiate: every argument of @f is 'const'}}
+  moon.hvp @f(%x) args [const] : (f64) -> ()
+  return
+}
+
+// -----
+
+func.func private @f(f64) -> f64
+func.func @caller(%x: f64) {
+  // expected-error @+1 {{'moon.vjp' op expects 0 results for @f : '(f64) -> f64', but has 1}}
+  %0 = moon.vjp @f(%x, %x) args [const] results [active_noneed] : (f64, f64) -> f64
+  return
+}
+
+// -----
+
+func.func private @row(tensor<4xf32>) -> f32
+func.func @caller(%xs: tensor<8x4xf32>) {
+  // expected-error @+1 {{'moon.vmap' op out_axes entry #0 is -3; expected an axis (0 or more) or none}}
+  %0 = "moon.vmap"(%xs) <{callee = @row, out_axes = array<i64: -3>}> : (tensor<8x4xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func private @row(memref<4xf32, 1>) -> ()
+func.func @caller(%xs: memref<8x4xf32>) {
+  // expected-error @+1 {{'moon.vmap' op operand #0 has type 'memref<8x4xf32>', which is not 'memref<4xf32, 1>' with a batch dimension at axis 0}}
+  moon.vmap @row(%xs) out_axes [] : (memref<8x4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func private @row(tensor<4xf32>) -> f32
+func.func @caller(%xs: tensor<4x8xf32>) {
+  // expected-error @+1 {{'moon.vmap' op operand #0 has type 'tensor<4x8xf32>', which is not 'tensor<4xf32>' with a batch dimension at axis 2}}
+  %0 = moon.vmap @row(%xs) in_axes [2] : (tensor<4x8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func private @row(tensor<4xf32>) -> f32
+func.func @caller(%xs: tensor<8x4xf64>) {
+  // expected-error @+1 {{'moon.vmap' op operand #0 has type 'tensor<8x4xf64>', which is not 'tensor<4xf32>' with a batch dimension at axis 0}}
+  %0 = moon.vmap @row(%xs) : (tensor<8x4xf64>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func private @row(tensor<4xf32>) -> f32
+func.func @caller(%x: f32) {
+  // expected-error @+1 {{'moon.vmap' op operand #0 has type 'f32', which is not 'tensor<4xf32>' with a batch dimension at axis 0}}
+  %0 = moon.vmap @row(%x) : (f32) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func private @row(vector<[4]xf32>) -> f32
+func.func @caller(%xs: vector<8x4xf32>) {
+  // expected-error @+1 {{'moon.vmap' op operand #0 has type 'vector<8x4xf32>', which is not 'vector<[4]xf32>' with a batch dimension at axis 0}}
+  %0 = moon.vmap @row(%xs) : (vector<8x4xf32>) -> vector<8xf32>
+  return
+}
+
+// -----
+
+func.func private @scalar(f32) -> f32
+func.func @caller(%xs: vector<[8]xf32>) {
+  // expected-error @+1 {{'moon.vmap' op operand #0 has type 'vector<[8]xf32>', which is not 'f32' with a batch dimension at axis 0}}
+  %0 = moon.vmap @scalar(%xs) : (vector<[8]xf32>) -> vector<8xf32>
+  return
+}
+
+// -----
+
+#sparse = #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>
+func.func private @sparse(tensor<4xf64, #sparse>) -> f64
+func.func @caller(%xs: tensor<8x4xf64>) {
+  // expected-error @+1 {{'moon.vmap' op operand #0 batches a value of type 'tensor<4xf64, #sparse_tensor.encoding<{ map = (d0) -> (d0 : compressed) }>>', which moon.vmap cannot batch}}
+  %0 = moon.vmap @sparse(%xs) : (tensor<8x4xf64>) -> tensor<8xf64>
+  return
+}
+
+// -----
+
+func.func private @f(f64) -> f64
+func.func @f_jvp(%x: f64, %dx: f64) -> (f64, f64) {
+  // expected-error @+1 {{'moon.custom_rule' op must be placed directly in a module (or another symbol table), beside the functions it names}}
+  moon.custom_rule @f jvp @f_jvp
+  return %x, %dx : f64, f64
+}
+
+// -----
+
+func.func private @f(f64) -> f64
+memref.global "private" @f_vjp : memref<2xf64>
+// expected-error @+1 {{'moon.custom_rule' op vjp rule: @f_vjp is a 'memref.global', not a function with a builtin function type}}
+moon.custom_rule @f vjp @f_vjp

@@ -72,6 +72,10 @@ func.func @grad(%x: f64, %y: f64, %data: memref<?xf64>, %ddata: memref<?xf64>) {
   %2 = moon.grad @loss(%x, %data) args [active, const] : (f64, memref<?xf64>) -> f64
   // CHECK: moon.grad @loss2(%[[X]], %[[Y]]) {note = "kept"} : (f64, f64) -> (f64, f64)
   %3:2 = moon.grad @loss2(%x, %y) {note = "kept"} : (f64, f64) -> (f64, f64)
+  // Attributes that moon.grad does not have are the user's, whatever their
+  // names: they stay in the attribute dictionary and change nothing.
+  // CHECK: moon.grad @loss2(%[[X]], %[[Y]]) {res_activity = [1], width = "x"} : (f64, f64) -> (f64, f64)
+  %6:2 = moon.grad @loss2(%x, %y) {width = "x", res_activity = [1]} : (f64, f64) -> (f64, f64)
   // CHECK: moon.value_and_grad @loss(%[[X]], %[[DATA]], %[[DDATA]]) : (f64, memref<?xf64>, memref<?xf64>) -> (f64, f64)
   %4:2 = moon.value_and_grad @loss(%x, %data, %ddata) : (f64, memref<?xf64>, memref<?xf64>) -> (f64, f64)
   // CHECK: moon.value_and_grad @loss2(%[[X]], %[[Y]]) args [const, active] : (f64, f64) -> (f64, f64)
@@ -97,7 +101,8 @@ func.func private @scale(memref<4xf64>, f64)
 
 // CHECK-LABEL: func.func @vmap(
 func.func @vmap(%xs: tensor<8x4xf32>, %w: f32, %ws: tensor<8xf32>, %xt: tensor<4x?xf32>,
-                %ms: memref<16x4xf64>, %s: f64, %xv: vector<8xf64>) {
+                %ms: memref<16x4xf64>, %s: f64, %xv: vector<8xf64>,
+                %mt: memref<4x16xf64, strided<[1, 4]>>) {
   // CHECK: moon.vmap @row(%{{.*}}, %{{.*}}) in_axes [0, none] out_axes [0] : (tensor<8x4xf32>, f32) -> tensor<8xf32>
   %0 = moon.vmap @row(%xs, %w) in_axes [0, none] out_axes [0] : (tensor<8x4xf32>, f32) -> tensor<8xf32>
   // CHECK: moon.vmap @row(%{{.*}}, %{{.*}}) : (tensor<8x4xf32>, tensor<8xf32>) -> tensor<8xf32>
@@ -108,6 +113,11 @@ func.func @vmap(%xs: tensor<8x4xf32>, %w: f32, %ws: tensor<8xf32>, %xt: tensor<4
   moon.vmap @scale(%ms, %s) in_axes [0, none] out_axes [] : (memref<16x4xf64>, f64) -> ()
   // CHECK: moon.vmap @loss2(%{{.*}}, %{{.*}}) : (vector<8xf64>, vector<8xf64>) -> vector<8xf64>
   %3 = moon.vmap @loss2(%xv, %xv) : (vector<8xf64>, vector<8xf64>) -> vector<8xf64>
+  // CHECK: moon.vmap @loss2(%{{.*}}, %{{.*}}) {arg_activity = [1, 2], width = 2 : i64} : (vector<8xf64>, vector<8xf64>) -> vector<8xf64>
+  %4 = moon.vmap @loss2(%xv, %xv) {width = 2, arg_activity = [1, 2]} : (vector<8xf64>, vector<8xf64>) -> vector<8xf64>
+  // A batched memref may have any layout.
+  // CHECK: moon.vmap @scale(%{{.*}}, %{{.*}}) in_axes [1, none] out_axes [] : (memref<4x16xf64, strided<[1, 4]>>, f64) -> ()
+  moon.vmap @scale(%mt, %s) in_axes [1, none] out_axes [] : (memref<4x16xf64, strided<[1, 4]>>, f64) -> ()
   return
 }
 

@@ -1,5 +1,6 @@
-// moon operations are symbol users: functions they name survive
-// --symbol-dce, and unused private functions do not.
+// The functions moon operations name (through `callee`, `jvp`, `vjp`) are
+// uses of those symbols: they survive --symbol-dce, and unused private
+// functions do not.
 // RUN: moonc-opt %s --symbol-dce | FileCheck %s
 
 // CHECK-DAG: func.func private @f(

@@ -18,16 +18,16 @@ func.func @grad(%x: f64, %y: f64) -> (f64, f64) {
 
 // -----
 
-// moon.value_and_grad keeps the value, the activities and the shadows; the
-// seed has the callee's result type.
+// moon.value_and_grad keeps the value, the activities, the shadows and the
+// user's attributes; the seed has the callee's result type.
 func.func private @loss(f32, memref<?xf32>, i32) -> f32
 // CHECK-LABEL: func.func @value_and_grad(
 // CHECK-SAME: %[[W:[^:]*]]: f32, %[[D:[^:]*]]: memref<?xf32>, %[[DD:[^:]*]]: memref<?xf32>, %[[N:[^:]*]]: i32
 // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK: %[[R:.*]]:2 = moon.vjp @loss(%[[W]], %[[D]], %[[N]], %[[DD]], %[[ONE]]) args [active, dup, const] results [active] : (f32, memref<?xf32>, i32, memref<?xf32>, f32) -> (f32, f32)
+// CHECK: %[[R:.*]]:2 = moon.vjp @loss(%[[W]], %[[D]], %[[N]], %[[DD]], %[[ONE]]) args [active, dup, const] results [active] {tag = "step"} : (f32, memref<?xf32>, i32, memref<?xf32>, f32) -> (f32, f32)
 // CHECK: return %[[R]]#0, %[[R]]#1
 func.func @value_and_grad(%w: f32, %d: memref<?xf32>, %dd: memref<?xf32>, %n: i32) -> (f32, f32) {
-  %v, %dw = moon.value_and_grad @loss(%w, %d, %n, %dd) args [active, dup, const]
+  %v, %dw = moon.value_and_grad @loss(%w, %d, %n, %dd) args [active, dup, const] {tag = "step"}
       : (f32, memref<?xf32>, i32, memref<?xf32>) -> (f32, f32)
   return %v, %dw : f32, f32
 }

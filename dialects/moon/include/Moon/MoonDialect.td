@@ -50,8 +50,8 @@ def Moon_Dialect : Dialect {
     `width = 1` the tangent type is `T` itself. With `width = N` (N
     directions at once, vector mode) a leading dimension of size N is added:
     `f64` becomes `vector<Nxf64>`, `vector<4xf32>` becomes `vector<Nx4xf32>`,
-    `tensor<?x3xf64>` becomes `tensor<Nx?x3xf64>` and `memref<8xf64>` becomes
-    `memref<Nx8xf64>` (with the identity layout).
+    `tensor<?x3xf64>` becomes `tensor<Nx?x3xf64>` (without an encoding) and
+    `memref<8xf64>` becomes `memref<Nx8xf64>` (with the identity layout).
   }];
 }
 

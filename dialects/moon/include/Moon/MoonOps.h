@@ -58,7 +58,8 @@ Activity getDefaultResultActivity(Type type);
 
 /// The type of `width` derivatives of a value of `type`: `type` itself for
 /// width 1, otherwise `type` with a leading dimension `width` (a scalar
-/// becomes a vector; a memref gets the identity layout).
+/// becomes a vector; a memref gets the identity layout; a tensor loses its
+/// encoding).
 Type getTangentType(Type type, int64_t width);
 
 /// Computes the operands and results that `kind` applied to a function of

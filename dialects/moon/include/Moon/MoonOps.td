@@ -15,7 +15,9 @@ include "mlir/IR/SymbolInterfaces.td"
 // Operations that name a function and request a transformed call of it.
 // They share a custom syntax:
 //   moon.<op> @callee(%operands...) [args [...]] [results [...]] [width N]
-//       attr-dict : (operand types) -> (result types)
+//       [in_axes [...]] [out_axes [...]] attr-dict
+//       : (operand types) -> (result types)
+// where an operation accepts the clauses of the attributes it declares.
 class Moon_TransformOp<string mnemonic, list<Trait> traits = []>
     : Moon_Op<mnemonic,
               !listconcat(traits,
@@ -181,8 +183,11 @@ def Moon_VmapOp : Moon_TransformOp<"vmap"> {
     inserted at its axis: a `tensor<3xf32>` argument mapped over axis 1 takes
     a `tensor<3xBxf32>` operand. A scalar argument takes a rank-1 vector,
     tensor or memref of B elements. Shaped arguments keep their kind (a
-    memref stays a memref). All batched operands and results have the same
-    batch size B. In the generic form `none` is stored as `-1`.
+    memref stays a memref, in the same memory space, with any layout; a
+    vector keeps its scalable dimensions, and the batch dimension is fixed).
+    Tensors with an encoding cannot be batched. All batched operands and
+    results have the same batch size B. In the generic form `none` is stored
+    as `-1`.
 
     Example:
 
@@ -212,7 +217,8 @@ def Moon_CustomRuleOp
     `@callee` with the default activities and width 1, and the `vjp`
     function exactly the type of a `moon.vjp` of `@callee` with the default
     activities. At least one of them must be given, and a function may have
-    at most one custom rule.
+    at most one custom rule. Custom rules sit directly in the module (or
+    other symbol table) that holds the functions they name.
 
     Example:
 

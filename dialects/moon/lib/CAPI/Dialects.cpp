@@ -20,7 +20,9 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Moon, moon, mlir::moon::MoonDialect)
 
 MlirType moonGetCalleeType(MlirOperation op) {
   mlir::Operation *operation = unwrap(op);
-  auto callee = operation->getAttrOfType<mlir::FlatSymbolRefAttr>("callee");
+  std::optional<mlir::Attribute> attr = operation->getInherentAttr("callee");
+  auto callee = attr ? llvm::dyn_cast_or_null<mlir::FlatSymbolRefAttr>(*attr)
+                     : mlir::FlatSymbolRefAttr();
   if (!callee)
     return {nullptr};
   auto function =

@@ -15,6 +15,14 @@ using namespace mlir::moon;
 
 #include "Moon/MoonOpsEnums.cpp.inc"
 
+/// The inherent attribute `name` of `op` if it has one of type `AttrT`.
+/// Discardable attributes of the same name are not the op's and are ignored.
+template <typename AttrT>
+static AttrT getInherent(Operation *op, StringRef name) {
+  std::optional<Attribute> attr = op->getInherentAttr(name);
+  return attr ? dyn_cast_or_null<AttrT>(*attr) : AttrT();
+}
+
 #define GET_OP_CLASSES
 #include "Moon/MoonOps.cpp.inc"
 
@@ -70,7 +78,7 @@ Type mlir::moon::getTangentType(Type type, int64_t width) {
   }
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return RankedTensorType::get(insertDim(tensor.getShape(), 0, width),
-                                 tensor.getElementType(), tensor.getEncoding());
+                                 tensor.getElementType());
   if (auto memref = dyn_cast<MemRefType>(type))
     return MemRefType::get(insertDim(memref.getShape(), 0, width),
                            memref.getElementType(), MemRefLayoutAttrInterface(),
@@ -84,22 +92,6 @@ static bool isNoNeed(Activity activity) {
 
 static bool isDup(Activity activity) {
   return activity == Activity::Dup || activity == Activity::DupNoNeed;
-}
-
-static StringRef getKindName(TransformKind kind) {
-  switch (kind) {
-  case TransformKind::Jvp:
-    return "moon.jvp";
-  case TransformKind::Vjp:
-    return "moon.vjp";
-  case TransformKind::Grad:
-    return "moon.grad";
-  case TransformKind::ValueAndGrad:
-    return "moon.value_and_grad";
-  case TransformKind::Hvp:
-    return "moon.hvp";
-  }
-  llvm_unreachable("unknown transform kind");
 }
 
 /// Checks that each activity fits the type it is attached to.
@@ -163,9 +155,8 @@ FailureOr<Signature> mlir::moon::getTransformSignature(
     std::string results;
     llvm::raw_string_ostream os(results);
     llvm::interleaveComma(function.getResults(), os);
-    return emitError() << getKindName(kind)
-                       << " needs a function that returns exactly one "
-                          "floating-point scalar, but it returns ("
+    return emitError() << "needs a function that returns exactly one "
+                          "floating-point scalar, but the function returns ("
                        << results << ")";
   }
 
@@ -248,7 +239,7 @@ FailureOr<Signature> mlir::moon::getTransformSignature(
 static SmallVector<Activity> getActivities(Operation *op, StringRef name,
                                            TypeRange types,
                                            Activity (*getDefault)(Type)) {
-  if (auto written = op->getAttrOfType<ArrayAttr>(name))
+  if (auto written = getInherent<ArrayAttr>(op, name))
     return llvm::map_to_vector(written, [](Attribute attr) {
       return cast<ActivityAttr>(attr).getValue();
     });
@@ -286,8 +277,9 @@ lookupFunction(Operation *op, FlatSymbolRefAttr callee,
     return op->emitOpError() << what << "no function named " << callee;
   auto function = dyn_cast<FunctionOpInterface>(symbol);
   if (!function || !isa<FunctionType>(function.getFunctionType()))
-    return op->emitOpError() << what << callee << " is not a function but a '"
-                             << symbol->getName() << "'";
+    return op->emitOpError()
+           << what << callee << " is a '" << symbol->getName()
+           << "', not a function with a builtin function type";
   return function;
 }
 
@@ -321,7 +313,7 @@ static LogicalResult verifySlots(Operation *op, StringRef what, TypeRange types,
 static LogicalResult verifyActivityCount(Operation *op, StringRef name,
                                          size_t expected, StringRef what,
                                          FlatSymbolRefAttr callee) {
-  auto written = op->getAttrOfType<ArrayAttr>(name);
+  auto written = getInherent<ArrayAttr>(op, name);
   if (written && written.size() != expected)
     return op->emitOpError() << "has "
                              << count(written.size(), what.str() + " activity",
@@ -334,7 +326,7 @@ static LogicalResult verifyActivityCount(Operation *op, StringRef name,
 /// Verifies a derivative-requesting op against the function it names.
 static LogicalResult verifyTransform(Operation *op, TransformKind kind,
                                      SymbolTableCollection &tables) {
-  auto callee = op->getAttrOfType<FlatSymbolRefAttr>("callee");
+  auto callee = getInherent<FlatSymbolRefAttr>(op, "callee");
   FailureOr<FunctionOpInterface> found = lookupFunction(op, callee, tables);
   if (failed(found))
     return failure();
@@ -346,10 +338,11 @@ static LogicalResult verifyTransform(Operation *op, TransformKind kind,
     return failure();
 
   int64_t width = 1;
-  if (auto attr = op->getAttrOfType<IntegerAttr>("width"))
+  if (auto attr = getInherent<IntegerAttr>(op, "width"))
     width = attr.getInt();
   SmallVector<Activity> argActivities = getArgActivities(op, function);
-  if (kind == TransformKind::Grad || kind == TransformKind::ValueAndGrad) {
+  if (kind == TransformKind::Grad || kind == TransformKind::ValueAndGrad ||
+      kind == TransformKind::Hvp) {
     if (llvm::none_of(argActivities,
                       [](Activity a) { return a != Activity::Const; }))
       return op->emitOpError()
@@ -418,13 +411,17 @@ getBatchSize(Type type, Type batched, int64_t axis,
   if (!shaped || !shaped.hasRank())
     return mismatch();
   if (type.isIntOrIndexOrFloat()) {
+    auto vector = dyn_cast<VectorType>(batched);
+    auto tensor = dyn_cast<RankedTensorType>(batched);
     if (axis != 0 || shaped.getRank() != 1 || shaped.getElementType() != type ||
-        !isa<VectorType, RankedTensorType, MemRefType>(batched))
+        !isa<VectorType, RankedTensorType, MemRefType>(batched) ||
+        (vector && vector.isScalable()) || (tensor && tensor.getEncoding()))
       return mismatch();
     return shaped.getDimSize(0);
   }
   auto unbatched = dyn_cast<ShapedType>(type);
-  if (!unbatched || !unbatched.hasRank())
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!unbatched || !unbatched.hasRank() || (tensor && tensor.getEncoding()))
     return emitError() << "batches a value of type " << type
                        << ", which moon.vmap cannot batch";
   if (batched.getTypeID() != type.getTypeID() || axis > unbatched.getRank() ||
@@ -439,6 +436,17 @@ getBatchSize(Type type, Type batched, int64_t axis,
       memref &&
       memref.getMemorySpace() != cast<MemRefType>(type).getMemorySpace())
     return mismatch();
+  if (auto tensor = dyn_cast<RankedTensorType>(batched);
+      tensor && tensor.getEncoding())
+    return mismatch();
+  if (auto vector = dyn_cast<VectorType>(batched)) {
+    SmallVector<bool> scalable(vector.getScalableDims());
+    bool batchScalable = scalable[axis];
+    scalable.erase(scalable.begin() + axis);
+    if (batchScalable ||
+        ArrayRef<bool>(scalable) != cast<VectorType>(type).getScalableDims())
+      return mismatch();
+  }
   return shaped.getDimSize(axis);
 }
 
@@ -520,6 +528,10 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &tables) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult CustomRuleOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (!parent || !parent->hasTrait<OpTrait::SymbolTable>())
+    return emitOpError() << "must be placed directly in a module (or another "
+                            "symbol table), beside the functions it names";
   if (!getJvp() && !getVjp())
     return emitOpError() << "gives neither a jvp nor a vjp function";
   return success();
@@ -561,7 +573,8 @@ LogicalResult CustomRuleOp::verifySymbolUses(SymbolTableCollection &tables) {
                            << expected;
   }
 
-  // A function has at most one custom rule.
+  // A function has at most one custom rule; all rules of a symbol table are
+  // in its one block.
   for (Operation &other : (*this)->getBlock()->getOperations()) {
     if (&other == getOperation())
       break;
@@ -576,11 +589,6 @@ LogicalResult CustomRuleOp::verifySymbolUses(SymbolTableCollection &tables) {
 //===----------------------------------------------------------------------===//
 // Custom syntax of the transform operations
 //===----------------------------------------------------------------------===//
-
-/// The inherent attributes the custom syntax spells out; the rest go to the
-/// attribute dictionary.
-static const StringRef kSyntaxAttrs[] = {
-    "callee", "arg_activity", "res_activity", "width", "in_axes", "out_axes"};
 
 static bool hasAttribute(OperationName name, StringRef attr) {
   return llvm::any_of(name.getAttributeNames(),
@@ -666,7 +674,7 @@ static ParseResult parseTransformOp(OpAsmParser &parser,
 
 static void printActivities(OpAsmPrinter &p, Operation *op, StringRef keyword,
                             StringRef attrName) {
-  auto activities = op->getAttrOfType<ArrayAttr>(attrName);
+  auto activities = getInherent<ArrayAttr>(op, attrName);
   if (!activities)
     return;
   p << ' ' << keyword << " [";
@@ -677,7 +685,7 @@ static void printActivities(OpAsmPrinter &p, Operation *op, StringRef keyword,
 }
 
 static void printAxes(OpAsmPrinter &p, Operation *op, StringRef name) {
-  auto axes = op->getAttrOfType<DenseI64ArrayAttr>(name);
+  auto axes = getInherent<DenseI64ArrayAttr>(op, name);
   if (!axes)
     return;
   p << ' ' << name << " [";
@@ -692,15 +700,15 @@ static void printAxes(OpAsmPrinter &p, Operation *op, StringRef name) {
 
 static void printTransformOp(OpAsmPrinter &p, Operation *op) {
   p << ' ';
-  p.printAttributeWithoutType(op->getAttr("callee"));
+  p.printAttributeWithoutType(getInherent<FlatSymbolRefAttr>(op, "callee"));
   p << '(' << op->getOperands() << ')';
   printActivities(p, op, "args", "arg_activity");
   printActivities(p, op, "results", "res_activity");
-  if (auto width = op->getAttrOfType<IntegerAttr>("width"))
+  if (auto width = getInherent<IntegerAttr>(op, "width"))
     p << " width " << width.getInt();
   printAxes(p, op, "in_axes");
   printAxes(p, op, "out_axes");
-  p.printOptionalAttrDict(op->getAttrs(), kSyntaxAttrs);
+  p.printOptionalAttrDict(op->getDiscardableAttrDictionary().getValue());
   p << " : ";
   p.printFunctionalType(op);
 }
