@@ -71,16 +71,25 @@ pub unsafe fn replace_op(op: OperationRef, with: &[Value]) {
 }
 
 /// Copies the discardable attributes of `from` (those the user attached, as
-/// opposed to the operation's own) onto `to`.
-pub fn copy_discardable_attributes(from: OperationRef, to: OperationRef) {
+/// opposed to the operation's own) onto `to`, except those named in `skip`:
+/// pass the names of `to`'s own attributes there, which a user attribute must
+/// not shadow.
+pub fn copy_discardable_attributes(from: OperationRef, to: OperationRef, skip: &[&str]) {
     // SAFETY: both operations are live; names and attributes are uniqued in
     // their context.
     unsafe {
         for i in 0..mlir_sys::mlirOperationGetNumDiscardableAttributes(from.to_raw()) {
             let named = mlir_sys::mlirOperationGetDiscardableAttribute(from.to_raw(), i);
+            let name = mlir_sys::mlirIdentifierStr(named.name);
+            if skip
+                .iter()
+                .any(|s| melior::StringRef::from_raw(name).as_str() == Ok(*s))
+            {
+                continue;
+            }
             mlir_sys::mlirOperationSetDiscardableAttributeByName(
                 to.to_raw(),
-                mlir_sys::mlirIdentifierStr(named.name),
+                name,
                 named.attribute,
             );
         }

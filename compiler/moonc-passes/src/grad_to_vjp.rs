@@ -28,8 +28,9 @@ pub static GRAD_TO_VJP: PassInfo = PassInfo {
 The gradient of a function `f` with one floating-point result is its
 vector-Jacobian product with the cotangent 1.0. This pass rewrites every
 `moon.grad` and `moon.value_and_grad` into that `moon.vjp`, keeping the
-argument activities and any attributes the user attached; `moon.grad` drops
-the primal result (`active_noneed`).
+argument activities and the attributes the user attached (but for those
+named like `moon.vjp`'s own: `callee`, `arg_activity`, `res_activity`,
+`width`); `moon.grad` drops the primal result (`active_noneed`).
 
 Before:
 
@@ -53,6 +54,9 @@ After:
     op_name: "builtin.module",
     run,
 };
+
+/// The attributes of `moon.vjp` itself, which no user attribute may shadow.
+const VJP_ATTRIBUTES: &[&str] = &["callee", "arg_activity", "res_activity", "width"];
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
     for (name, keep_value) in [("moon.grad", false), ("moon.value_and_grad", true)] {
@@ -114,7 +118,7 @@ fn rewrite<'c>(
         builder = builder.arg_activity(activities);
     }
     let vjp = block.insert_operation_before(op, builder.build().into());
-    copy_discardable_attributes(op, vjp);
+    copy_discardable_attributes(op, vjp, VJP_ATTRIBUTES);
     tracing::debug!(%callee, keep_value, "rewrote a gradient request as moon.vjp");
     let results: Vec<Value> = vjp.results().map(Into::into).collect();
     // SAFETY: `run` does not use `op` again, and `results` belong to `vjp`.

@@ -1,4 +1,6 @@
 // RUN: moonc-opt %s --split-input-file --moon-grad-to-vjp | FileCheck %s
+// The output parses again.
+// RUN: moonc-opt %s --split-input-file --moon-grad-to-vjp | moonc-opt --split-input-file > /dev/null
 
 // moon.grad becomes moon.vjp seeded with 1.0 that drops the primal result.
 func.func @f(%x: f64, %y: f64) -> f64 {
@@ -61,4 +63,16 @@ func.func @untouched(%x: f64) -> (f64, f64, f64) {
   %y, %dy = moon.jvp @g(%x, %x) : (f64, f64) -> (f64, f64)
   %h = moon.hvp @g(%x, %x) : (f64, f64) -> f64
   return %y, %dy, %h : f64, f64, f64
+}
+
+// -----
+
+// A user attribute named like one of moon.vjp's own is dropped rather than
+// shadowing it.
+func.func private @h(f64) -> f64
+// CHECK-LABEL: func.func @shadowing(
+// CHECK: moon.vjp @h(%{{.*}}, %{{.*}}) results [active_noneed] {note = 1 : i64} : (f64, f64) -> f64
+func.func @shadowing(%x: f64) -> f64 {
+  %0 = moon.grad @h(%x) {width = "x", note = 1} : (f64) -> f64
+  return %0 : f64
 }

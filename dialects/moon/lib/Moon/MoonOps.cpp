@@ -267,20 +267,23 @@ static std::string count(size_t n, StringRef singular, StringRef plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural).str();
 }
 
-/// Looks up the function `callee` names from `op`, reporting at `op` when
-/// there is none.
-static FailureOr<FunctionOpInterface>
-lookupFunction(Operation *op, FlatSymbolRefAttr callee,
-               SymbolTableCollection &tables, StringRef what = "") {
+/// The type of the function `callee` names from `op`; reports at `op` when
+/// there is no such function.
+static FailureOr<FunctionType> lookupFunction(Operation *op,
+                                              FlatSymbolRefAttr callee,
+                                              SymbolTableCollection &tables,
+                                              StringRef what = "") {
   Operation *symbol = tables.lookupNearestSymbolFrom(op, callee);
   if (!symbol)
     return op->emitOpError() << what << "no function named " << callee;
   auto function = dyn_cast<FunctionOpInterface>(symbol);
-  if (!function || !isa<FunctionType>(function.getFunctionType()))
+  auto type = function ? dyn_cast<FunctionType>(function.getFunctionType())
+                       : FunctionType();
+  if (!type)
     return op->emitOpError()
            << what << callee << " is a '" << symbol->getName()
            << "', not a function with a builtin function type";
-  return function;
+  return type;
 }
 
 /// Compares the types of `values` with the expected `slots`.
@@ -327,10 +330,10 @@ static LogicalResult verifyActivityCount(Operation *op, StringRef name,
 static LogicalResult verifyTransform(Operation *op, TransformKind kind,
                                      SymbolTableCollection &tables) {
   auto callee = getInherent<FlatSymbolRefAttr>(op, "callee");
-  FailureOr<FunctionOpInterface> found = lookupFunction(op, callee, tables);
+  FailureOr<FunctionType> found = lookupFunction(op, callee, tables);
   if (failed(found))
     return failure();
-  auto function = cast<FunctionType>(found->getFunctionType());
+  FunctionType function = *found;
   if (failed(verifyActivityCount(op, "arg_activity", function.getNumInputs(),
                                  "argument", callee)) ||
       failed(verifyActivityCount(op, "res_activity", function.getNumResults(),
@@ -451,11 +454,11 @@ getBatchSize(Type type, Type batched, int64_t axis,
 }
 
 LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &tables) {
-  FailureOr<FunctionOpInterface> found =
+  FailureOr<FunctionType> found =
       lookupFunction(*this, getCalleeAttr(), tables);
   if (failed(found))
     return failure();
-  auto function = cast<FunctionType>(found->getFunctionType());
+  FunctionType function = *found;
 
   SmallVector<int64_t> inAxes(function.getNumInputs(), 0);
   SmallVector<int64_t> outAxes(function.getNumResults(), 0);
@@ -538,20 +541,20 @@ LogicalResult CustomRuleOp::verify() {
 }
 
 LogicalResult CustomRuleOp::verifySymbolUses(SymbolTableCollection &tables) {
-  FailureOr<FunctionOpInterface> found =
+  FailureOr<FunctionType> found =
       lookupFunction(*this, getCalleeAttr(), tables);
   if (failed(found))
     return failure();
-  auto function = cast<FunctionType>(found->getFunctionType());
+  FunctionType function = *found;
 
   for (auto [rule, kind] : {std::pair{getJvpAttr(), TransformKind::Jvp},
                             std::pair{getVjpAttr(), TransformKind::Vjp}}) {
     if (!rule)
       continue;
     StringRef name = kind == TransformKind::Jvp ? "jvp" : "vjp";
-    FailureOr<FunctionOpInterface> ruleFunction =
+    FailureOr<FunctionType> ruleType =
         lookupFunction(*this, rule, tables, (name + " rule: ").str());
-    if (failed(ruleFunction))
+    if (failed(ruleType))
       return failure();
     FailureOr<Signature> signature = getTransformSignature(
         kind, function,
@@ -566,11 +569,10 @@ LogicalResult CustomRuleOp::verifySymbolUses(SymbolTableCollection &tables) {
     auto expected =
         FunctionType::get(getContext(), slotTypes(signature->operands),
                           slotTypes(signature->results));
-    if (ruleFunction->getFunctionType() != expected)
+    if (*ruleType != expected)
       return emitOpError() << "the " << name << " rule " << rule << " has type "
-                           << ruleFunction->getFunctionType() << ", but the "
-                           << name << " of " << getCalleeAttr() << " has type "
-                           << expected;
+                           << *ruleType << ", but the " << name << " of "
+                           << getCalleeAttr() << " has type " << expected;
   }
 
   // A function has at most one custom rule; all rules of a symbol table are
