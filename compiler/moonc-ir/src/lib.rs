@@ -11,5 +11,5 @@ pub mod opt;
 pub mod pass;
 pub mod rewrite;
 
-pub use context::{create_context, dialect_registry, moon_dialect_handle};
+pub use context::{arith_dialect_handle, create_context, dialect_registry, moon_dialect_handle};
 pub use error::{Error, Result};

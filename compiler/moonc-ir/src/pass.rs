@@ -4,6 +4,7 @@
 use crate::{Error, ffi};
 use melior::{
     Context, ContextRef,
+    dialect::DialectHandle,
     ir::{Location, OperationRef, r#type::TypeId},
     pass::{ExternalPass, Pass, RunExternalPass, create_external},
 };
@@ -25,6 +26,9 @@ pub struct PassInfo {
     pub description: &'static str,
     /// The operation the pass runs on (`builtin.module`, `func.func`).
     pub op_name: &'static str,
+    /// The dialects whose operations the pass creates, which MLIR loads
+    /// before the pass runs (loading them during a run is not allowed).
+    pub dependent_dialects: fn() -> Vec<DialectHandle>,
     /// Transforms one operation, given the context that owns it. Problems
     /// are reported as diagnostics at the faulty operation before returning
     /// `Err(Error::Reported)`.
@@ -42,7 +46,7 @@ impl PassInfo {
             self.argument,
             self.summary,
             self.op_name,
-            &[],
+            &(self.dependent_dialects)(),
         )
     }
 
@@ -129,6 +133,7 @@ mod tests {
         summary: "",
         description: "",
         op_name: "builtin.module",
+        dependent_dialects: Vec::new,
         run: panics,
     };
 

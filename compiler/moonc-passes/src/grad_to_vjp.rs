@@ -11,8 +11,9 @@ use melior::{
     },
 };
 use moonc_ir::{
-    Error,
+    Error, arith_dialect_handle,
     moon::{self, Activity},
+    moon_dialect_handle,
     pass::{PassInfo, emit_error},
     rewrite::{
         as_array, callee_type, collect_named, copy_discardable_attributes, is_float, replace_op,
@@ -52,6 +53,7 @@ After:
 ```
 "#,
     op_name: "builtin.module",
+    dependent_dialects: || vec![arith_dialect_handle(), moon_dialect_handle()],
     run,
 };
 

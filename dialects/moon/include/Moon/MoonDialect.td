@@ -14,7 +14,6 @@ def Moon_Dialect : Dialect {
   let name = "moon";
   let cppNamespace = "::mlir::moon";
   let useDefaultAttributePrinterParser = 1;
-  let summary = "Requests for derivatives and batched functions";
   let description = [{
     The `moon` dialect is how a program asks moonc for derivatives. Each
     operation names a function (a `func.func` symbol) and requests a
