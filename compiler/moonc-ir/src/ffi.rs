@@ -2,7 +2,8 @@
 //! of the moon dialect (`dialects/moon/include/Moon-c/Dialects.h`).
 
 use mlir_sys::{
-    MlirDialectHandle, MlirDialectRegistry, MlirOperation, MlirPass, MlirStringRef, MlirType,
+    MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirLogicalResult, MlirModule,
+    MlirOpPassManager, MlirOperation, MlirPass, MlirStringRef, MlirType,
 };
 use std::ffi::{c_char, c_int, c_void};
 
@@ -26,4 +27,17 @@ unsafe extern "C" {
         title: MlirStringRef,
         registry: MlirDialectRegistry,
     ) -> c_int;
+
+    /// Parses a module, naming the buffer for locations; null on failure.
+    pub fn moonParseModule(
+        context: MlirContext,
+        source: MlirStringRef,
+        buffer_name: MlirStringRef,
+    ) -> MlirModule;
+
+    /// Registers moonc's named pipelines in MLIR's global pass registry.
+    pub fn moonRegisterPipelines();
+
+    /// Appends `moon-cpu-pipeline` to a pass manager anchored on a module.
+    pub fn moonAddCpuPipeline(pm: MlirOpPassManager) -> MlirLogicalResult;
 }

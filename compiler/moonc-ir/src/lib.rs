@@ -9,6 +9,7 @@ mod ffi;
 pub mod moon;
 pub mod opt;
 pub mod pass;
+pub mod pipeline;
 pub mod rewrite;
 
 pub use context::{arith_dialect_handle, create_context, dialect_registry, moon_dialect_handle};

@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     moonc_passes::register_passes();
+    moonc_ir::pipeline::register_pipelines();
     let code = moonc_ir::opt::opt_main("moonc-opt: moonc's modular optimizer driver\n");
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }

@@ -38,6 +38,23 @@ MLIR_CAPI_EXPORTED void moonRegisterPass(MoonPassFactory factory,
 MLIR_CAPI_EXPORTED int moonOptMain(int argc, char **argv, MlirStringRef title,
                                    MlirDialectRegistry registry);
 
+/// Parses `source` as a module (an implicit top-level module is created
+/// when the text has none), naming the buffer `bufferName` so that
+/// diagnostics and locations read `bufferName:line:col`. Returns a null
+/// module, with the errors reported to the context's diagnostic handlers,
+/// when parsing fails.
+MLIR_CAPI_EXPORTED MlirModule moonParseModule(MlirContext context,
+                                              MlirStringRef source,
+                                              MlirStringRef bufferName);
+
+/// Registers moonc's named pipelines (`moon-cpu-pipeline`) in MLIR's global
+/// pass registry.
+MLIR_CAPI_EXPORTED void moonRegisterPipelines(void);
+
+/// Appends `moon-cpu-pipeline` to `pm`, which must be anchored on
+/// `builtin.module`.
+MLIR_CAPI_EXPORTED MlirLogicalResult moonAddCpuPipeline(MlirOpPassManager pm);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,12 +7,14 @@
 #include "Moon-c/Dialects.h"
 #include "Moon/MoonDialect.h"
 #include "Moon/MoonOps.h"
+#include "Moon/MoonPipelines.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
@@ -43,4 +45,19 @@ int moonOptMain(int argc, char **argv, MlirStringRef title,
                 MlirDialectRegistry registry) {
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, unwrap(title), *unwrap(registry)));
+}
+
+MlirModule moonParseModule(MlirContext context, MlirStringRef source,
+                           MlirStringRef bufferName) {
+  mlir::ParserConfig config(unwrap(context));
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(unwrap(source), config,
+                                              unwrap(bufferName));
+  return wrap(module.release());
+}
+
+void moonRegisterPipelines() { mlir::moon::registerMoonPipelines(); }
+
+MlirLogicalResult moonAddCpuPipeline(MlirOpPassManager pm) {
+  return wrap(mlir::moon::buildCpuPipeline(*unwrap(pm)));
 }

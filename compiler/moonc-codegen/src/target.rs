@@ -1,0 +1,121 @@
+//! The host CPU as an LLVM target: O3 for its real feature set (AVX2,
+//! AVX-512 when present) and emission of objects, assembly or LLVM IR.
+
+use crate::{Error, Result, Signature, interface, translate, vector_math};
+use inkwell::{
+    OptimizationLevel,
+    context::Context as LlvmContext,
+    passes::PassBuilderOptions,
+    targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine},
+};
+use melior::ir::Module;
+use std::{ffi::CString, sync::Once};
+
+/// What [`emit`] produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    /// A relocatable ELF object.
+    Object,
+    /// Assembly text.
+    Assembly,
+    /// Optimized LLVM IR text.
+    LlvmIr,
+}
+
+/// Initializes LLVM's native target once per process and sets the LLVM
+/// options moonc relies on: `-force-ordered-reductions` lets the loop
+/// vectorizer vectorize loops that carry a strict (non-reassociable)
+/// floating-point sum, keeping the sum in order while the rest of the body,
+/// math calls included, runs on full vectors; results stay bit-identical to
+/// the scalar loop.
+fn initialize() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        Target::initialize_native(&InitializationConfig::default())
+            .expect("LLVM was built with the host target");
+        let arguments = [c"moonc", c"-force-ordered-reductions"];
+        let pointers: Vec<_> = arguments.iter().map(|a| a.as_ptr()).collect();
+        // SAFETY: NUL-terminated static strings, read during the call.
+        unsafe {
+            llvm_sys::support::LLVMParseCommandLineOptions(
+                pointers.len() as i32,
+                pointers.as_ptr(),
+                std::ptr::null(),
+            )
+        };
+    });
+}
+
+/// The host's target machine (its CPU name and feature string) at O3, and
+/// that feature string.
+fn host_machine() -> Result<(TargetMachine, String)> {
+    initialize();
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| Error::Llvm(e.to_string()))?;
+    let cpu = TargetMachine::get_host_cpu_name().to_string();
+    let features = TargetMachine::get_host_cpu_features().to_string();
+    let machine = target
+        .create_target_machine(
+            &triple,
+            &cpu,
+            &features,
+            OptimizationLevel::Aggressive,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| Error::Llvm(format!("no target machine for {cpu} on {triple}")))?;
+    Ok((machine, features))
+}
+
+/// The host as LLVM sees it: target triple and CPU name.
+pub fn host_description() -> String {
+    initialize();
+    format!(
+        "{} {}",
+        TargetMachine::get_default_triple()
+            .as_str()
+            .to_string_lossy(),
+        TargetMachine::get_host_cpu_name().to_string()
+    )
+}
+
+/// Compiles `module`, already in the LLVM dialect, for the host CPU: LLVM
+/// IR with C interfaces (and packed JIT entry points for `packed`), vector
+/// math, O3, then the requested output.
+pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>> {
+    let llvm = LlvmContext::create();
+    let ir = translate::to_llvm_ir(module, &llvm)?;
+    interface::expose_c_interfaces(&ir);
+    for signature in packed {
+        interface::add_packed_entry(&llvm, &ir, signature)?;
+    }
+    let (machine, features) = host_machine()?;
+    ir.set_triple(&machine.get_triple());
+    ir.set_data_layout(&machine.get_target_data().get_data_layout());
+    vector_math::annotate(&llvm, &ir, &features);
+    ir.verify().map_err(|e| Error::Llvm(e.to_string()))?;
+
+    let options = PassBuilderOptions::create();
+    options.set_loop_vectorization(true);
+    options.set_loop_slp_vectorization(true);
+    options.set_loop_interleaving(true);
+    options.set_loop_unrolling(true);
+    ir.run_passes("default<O3>", &machine, options)
+        .map_err(|e| Error::Llvm(e.to_string()))?;
+    tracing::debug!(target: "moonc_codegen", "optimized LLVM IR:\n{}", ir.print_to_string());
+
+    let file_type = match what {
+        Emit::LlvmIr => return Ok(ir.print_to_string().to_bytes().to_vec()),
+        Emit::Object => FileType::Object,
+        Emit::Assembly => FileType::Assembly,
+    };
+    let buffer = machine
+        .write_to_memory_buffer(&ir, file_type)
+        .map_err(|e| Error::Llvm(e.to_string()))?;
+    Ok(buffer.as_slice().to_vec())
+}
+
+/// Passes a C string to LLVM (helper for the JIT).
+pub(crate) fn c_string(text: &str) -> CString {
+    CString::new(text).unwrap_or_default()
+}

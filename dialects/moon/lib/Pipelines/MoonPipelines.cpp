@@ -1,0 +1,57 @@
+//===- MoonPipelines.cpp - Named pass pipelines of moonc ------------------===//
+//
+// Defines `moon-cpu-pipeline`. The LLVM side (translation to LLVM IR, O3 for
+// the host CPU, vector math, machine code) is done by moonc-codegen in Rust.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Moon/MoonPipelines.h"
+
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::moon {
+
+// Order matters:
+// - linalg (on memrefs) and vector transfers become scf loops first;
+// - subviews, reshapes and casts are expanded into offset/size/stride
+//   arithmetic before memref reaches LLVM;
+// - math ops with an LLVM intrinsic become intrinsics (vectorized later
+//   through libmvec by moonc-codegen), the others calls into libm, and
+//   integer powers helper functions;
+// - func-to-llvm comes last among the conversions, so that the helper
+//   functions created above are lowered too.
+const char *const kCpuPipeline =
+    "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
+    "scf-forall-to-for,expand-strided-metadata,lower-affine,arith-expand,"
+    "convert-scf-to-cf,convert-math-to-funcs,convert-vector-to-llvm,"
+    "convert-math-to-llvm,convert-math-to-libm,finalize-memref-to-llvm,"
+    "convert-index-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,"
+    "convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
+
+LogicalResult buildCpuPipeline(OpPassManager &pm) {
+  // The textual pipeline names passes, so they must be registered.
+  static const bool registered = [] {
+    registerAllPasses();
+    return true;
+  }();
+  (void)registered;
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (failed(parsePassPipeline(kCpuPipeline, pm, errorStream))) {
+    llvm::errs() << "moon-cpu-pipeline is malformed: " << error << "\n";
+    return failure();
+  }
+  return success();
+}
+
+void registerMoonPipelines() {
+  PassPipelineRegistration<>(
+      "moon-cpu-pipeline",
+      "Lower func/arith/math/scf/cf/memref/linalg/vector/index to the LLVM "
+      "dialect for the CPU",
+      [](OpPassManager &pm) { (void)buildCpuPipeline(pm); });
+}
+
+} // namespace mlir::moon

@@ -1,0 +1,257 @@
+/* moonrt.h: the C interface of moonrt, the runtime of moonc-compiled code. */
+
+/*
+ * Calling convention of moonc-compiled functions (x86-64 Linux, MLIR 19's
+ * LLVM lowering). A public `func.func @f(...)` becomes the C function `f`:
+ *
+ *   - scalar arguments are passed by value: f32 as float, f64 as double, i1 as
+ *     bool, iN as intN_t, index as int64_t;
+ *   - a memref argument is passed as a pointer to its descriptor, a
+ *     `moonrt_memref_<elt>_<rank>d` (see MOONRT_MEMREF_TYPE);
+ *   - a single non-memref result is returned by value;
+ *   - several results, or any memref result, are returned through a pointer
+ *     to a result struct passed as the FIRST argument, and `f` returns void.
+ *
+ * A memref that compiled code returns may point to memory it allocated with
+ * `memref.alloc` (libc malloc: release it with free(m.allocated)) or alias an
+ * argument; the caller frees it only when it knows the buffer is fresh.
+ *
+ * Errors: moonrt functions that fail return NULL (or do nothing) and record a
+ * message that moonrt_last_error() returns; compiled code reports its errors
+ * the same way, through moonrt_set_error().
+ *
+ * Link with `-lmoonrt -lmvec -lm` (and `-lpthread -ldl` with the static
+ * libmoonrt.a). Usable from C99 and C++.
+ */
+
+#ifndef MOONRT_H
+#define MOONRT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Memref descriptors
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Defines NAME as the descriptor of a rank-N (N >= 1) memref of T. The element
+ * at index (i0, ..., iN-1) lives at
+ * aligned[offset + i0 * strides[0] + ... + iN-1 * strides[N-1]].
+ */
+#define MOONRT_MEMREF_TYPE(NAME, T, N)                                         \
+  typedef struct NAME {                                                        \
+    T *allocated;       /* start of the allocation, what free() takes */       \
+    T *aligned;         /* aligned start of the data */                        \
+    int64_t offset;     /* first element's distance from aligned */            \
+    int64_t sizes[N];   /* size of each dimension */                           \
+    int64_t strides[N]; /* distance between neighbours, in elements */         \
+  } NAME
+
+/* Defines NAME as the descriptor of a rank-0 memref (one element) of T. */
+#define MOONRT_MEMREF0_TYPE(NAME, T)                                           \
+  typedef struct NAME {                                                        \
+    T *allocated;                                                              \
+    T *aligned;                                                                \
+    int64_t offset;                                                            \
+  } NAME
+
+/* The element of a memref descriptor M at the given index, as an lvalue. */
+#define MOONRT_AT0(M) ((M).aligned[(M).offset])
+#define MOONRT_AT1(M, I0) ((M).aligned[(M).offset + (I0) * (M).strides[0]])
+#define MOONRT_AT2(M, I0, I1)                                                  \
+  ((M).aligned[(M).offset + (I0) * (M).strides[0] + (I1) * (M).strides[1]])
+#define MOONRT_AT3(M, I0, I1, I2)                                              \
+  ((M).aligned[(M).offset + (I0) * (M).strides[0] + (I1) * (M).strides[1] +    \
+               (I2) * (M).strides[2]])
+#define MOONRT_AT4(M, I0, I1, I2, I3)                                          \
+  ((M).aligned[(M).offset + (I0) * (M).strides[0] + (I1) * (M).strides[1] +    \
+               (I2) * (M).strides[2] + (I3) * (M).strides[3]])
+
+/* Qualifies inline helpers ("unused" quiets checks of the header alone). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MOONRT_INLINE static inline __attribute__((unused))
+#else
+#define MOONRT_INLINE static inline
+#endif
+
+/*
+ * Defines moonrt_memref_<ELT>_<k>d for k = 0..4 and, for each, the
+ * constructor moonrt_memref_<ELT>_<k>d_from(data, n0, ..., nk-1), which
+ * describes contiguous row-major data of that shape.
+ */
+#define MOONRT_DEFINE_MEMREFS_(ELT, T)                                         \
+  MOONRT_MEMREF0_TYPE(moonrt_memref_##ELT##_0d, T);                            \
+  MOONRT_MEMREF_TYPE(moonrt_memref_##ELT##_1d, T, 1);                          \
+  MOONRT_MEMREF_TYPE(moonrt_memref_##ELT##_2d, T, 2);                          \
+  MOONRT_MEMREF_TYPE(moonrt_memref_##ELT##_3d, T, 3);                          \
+  MOONRT_MEMREF_TYPE(moonrt_memref_##ELT##_4d, T, 4);                          \
+  MOONRT_INLINE moonrt_memref_##ELT##_0d moonrt_memref_##ELT##_0d_from(        \
+      T *data) {                                                               \
+    moonrt_memref_##ELT##_0d m;                                                \
+    m.allocated = data;                                                        \
+    m.aligned = data;                                                          \
+    m.offset = 0;                                                              \
+    return m;                                                                  \
+  }                                                                            \
+  MOONRT_INLINE moonrt_memref_##ELT##_1d moonrt_memref_##ELT##_1d_from(        \
+      T *data, int64_t n0) {                                                   \
+    moonrt_memref_##ELT##_1d m;                                                \
+    m.allocated = data;                                                        \
+    m.aligned = data;                                                          \
+    m.offset = 0;                                                              \
+    m.sizes[0] = n0;                                                           \
+    m.strides[0] = 1;                                                          \
+    return m;                                                                  \
+  }                                                                            \
+  MOONRT_INLINE moonrt_memref_##ELT##_2d moonrt_memref_##ELT##_2d_from(        \
+      T *data, int64_t n0, int64_t n1) {                                       \
+    moonrt_memref_##ELT##_2d m;                                                \
+    m.allocated = data;                                                        \
+    m.aligned = data;                                                          \
+    m.offset = 0;                                                              \
+    m.sizes[0] = n0;                                                           \
+    m.sizes[1] = n1;                                                           \
+    m.strides[1] = 1;                                                          \
+    m.strides[0] = n1;                                                         \
+    return m;                                                                  \
+  }                                                                            \
+  MOONRT_INLINE moonrt_memref_##ELT##_3d moonrt_memref_##ELT##_3d_from(        \
+      T *data, int64_t n0, int64_t n1, int64_t n2) {                           \
+    moonrt_memref_##ELT##_3d m;                                                \
+    m.allocated = data;                                                        \
+    m.aligned = data;                                                          \
+    m.offset = 0;                                                              \
+    m.sizes[0] = n0;                                                           \
+    m.sizes[1] = n1;                                                           \
+    m.sizes[2] = n2;                                                           \
+    m.strides[2] = 1;                                                          \
+    m.strides[1] = n2;                                                         \
+    m.strides[0] = n1 * n2;                                                    \
+    return m;                                                                  \
+  }                                                                            \
+  MOONRT_INLINE moonrt_memref_##ELT##_4d moonrt_memref_##ELT##_4d_from(        \
+      T *data, int64_t n0, int64_t n1, int64_t n2, int64_t n3) {               \
+    moonrt_memref_##ELT##_4d m;                                                \
+    m.allocated = data;                                                        \
+    m.aligned = data;                                                          \
+    m.offset = 0;                                                              \
+    m.sizes[0] = n0;                                                           \
+    m.sizes[1] = n1;                                                           \
+    m.sizes[2] = n2;                                                           \
+    m.sizes[3] = n3;                                                           \
+    m.strides[3] = 1;                                                          \
+    m.strides[2] = n3;                                                         \
+    m.strides[1] = n2 * n3;                                                    \
+    m.strides[0] = n1 * n2 * n3;                                               \
+    return m;                                                                  \
+  }
+
+/* moonrt_memref_{f32,f64,i1,i32,i64,index}_{0,1,2,3,4}d and constructors. */
+MOONRT_DEFINE_MEMREFS_(f32, float)
+MOONRT_DEFINE_MEMREFS_(f64, double)
+MOONRT_DEFINE_MEMREFS_(i1, bool)
+MOONRT_DEFINE_MEMREFS_(i32, int32_t)
+MOONRT_DEFINE_MEMREFS_(i64, int64_t)
+MOONRT_DEFINE_MEMREFS_(index, int64_t)
+
+/*
+ * An unranked memref as MLIR passes it to memrefCopy: the rank, and a
+ * pointer to a ranked descriptor of that rank.
+ */
+typedef struct moonrt_unranked_memref {
+  int64_t rank;
+  void *descriptor;
+} moonrt_unranked_memref;
+
+/*
+ * Copies the memref *src into *dst (same shape, any strides, both pointing
+ * to a moonrt_unranked_memref), elemSize bytes per element. This is the
+ * function MLIR's finalize-memref-to-llvm calls for memref.copy; on bad
+ * arguments it copies nothing and sets the last error.
+ */
+void memrefCopy(int64_t elemSize, void *src, void *dst);
+
+/* ---------------------------------------------------------------------------
+ * Aligned allocation
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Allocates size bytes aligned to alignment (a power of two, rounded up to
+ * the pointer size). Returns NULL and sets the last error on failure; size 0
+ * returns a unique non-NULL pointer. Release with moonrt_aligned_free (or
+ * free).
+ */
+void *moonrt_aligned_alloc(size_t alignment, size_t size);
+
+/* Releases memory from moonrt_aligned_alloc; NULL is ignored. */
+void moonrt_aligned_free(void *p);
+
+/* ---------------------------------------------------------------------------
+ * Errors (per thread)
+ * ------------------------------------------------------------------------ */
+
+/*
+ * The calling thread's last error message, NUL-terminated and valid until
+ * the next moonrt call on this thread, or NULL if there is none. Successful
+ * calls do not clear it (like errno).
+ */
+const char *moonrt_last_error(void);
+
+/* Forgets the calling thread's last error. */
+void moonrt_clear_error(void);
+
+/* Records msg (copied) as the calling thread's last error. */
+void moonrt_set_error(const char *msg);
+
+/* ---------------------------------------------------------------------------
+ * Tape arena (LIFO), for reverse-mode derivative code
+ * ------------------------------------------------------------------------ */
+
+/*
+ * A LIFO stack allocator: the forward sweep pushes values, the backward
+ * sweep pops them in reverse order. Chunks double in size and never move;
+ * popped memory is reused; once the arena has reached its peak, pushes and
+ * pops allocate nothing. Not thread-safe: one thread at a time.
+ */
+typedef struct moonrt_arena moonrt_arena;
+
+/* A new, empty arena whose first chunk holds initial_bytes; NULL on failure. */
+moonrt_arena *moonrt_arena_new(size_t initial_bytes);
+
+/* Frees an arena and all the memory pushed on it; NULL is ignored. */
+void moonrt_arena_free(moonrt_arena *arena);
+
+/*
+ * Pushes bytes fresh bytes aligned to align (a power of two) and returns
+ * them; NULL and the last error on bad alignment or out of memory.
+ */
+void *moonrt_arena_push(moonrt_arena *arena, size_t bytes, size_t align);
+
+/*
+ * Pops the latest push, which must have been of bytes bytes aligned to
+ * align, and returns its pointer (contents intact until the next push).
+ * Popping more than was pushed, or a size that differs from the latest
+ * push, returns NULL and sets the last error.
+ */
+void *moonrt_arena_pop(moonrt_arena *arena, size_t bytes, size_t align);
+
+/* Pops every push at once; the memory is kept for reuse. */
+void moonrt_arena_reset(moonrt_arena *arena);
+
+/* The bytes pushed and not yet popped (padding excluded). */
+size_t moonrt_arena_bytes_in_use(const moonrt_arena *arena);
+
+/* The most bytes ever in use at once on the arena. */
+size_t moonrt_arena_peak_bytes(const moonrt_arena *arena);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* MOONRT_H */

@@ -1,0 +1,58 @@
+//! moonrt, the runtime that C and Rust programs calling moonc-compiled code
+//! link: memref descriptors ([`MemRef`]), aligned allocation, the LIFO tape
+//! arena of reverse-mode code ([`Arena`]), `memrefCopy` (which MLIR's
+//! lowering of `memref.copy` calls) and per-thread error reporting.
+//!
+//! Every C function is declared in `include/moonrt.h`; none of them panics
+//! or unwinds. The crate uses only `std` and libc.
+
+mod alloc;
+mod arena;
+mod copy;
+mod error;
+mod ffi;
+mod memref;
+
+pub use alloc::{moonrt_aligned_alloc, moonrt_aligned_free};
+pub use arena::{
+    Arena, RawArena, moonrt_arena_bytes_in_use, moonrt_arena_free, moonrt_arena_new,
+    moonrt_arena_peak_bytes, moonrt_arena_pop, moonrt_arena_push, moonrt_arena_reset,
+};
+pub use copy::{UnrankedMemRef, memrefCopy};
+pub use error::{
+    Error, clear_error, last_error, moonrt_clear_error, moonrt_last_error, moonrt_set_error,
+    set_error,
+};
+pub use memref::MemRef;
+
+/// Includes the Rust bindings `moonc-build` generated for an `.mlir` file
+/// (`moonrt::include_mlir!("kernels")` for `kernels.mlir`).
+#[macro_export]
+macro_rules! include_mlir {
+    ($name:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/", $name, ".rs"));
+    };
+}
+
+/// (name, address) of every C function compiled code may call, for a JIT
+/// that resolves them inside this process.
+pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
+    macro_rules! symbols {
+        ($($f:ident),* $(,)?) => { vec![$((stringify!($f), $f as *const std::ffi::c_void)),*] };
+    }
+    symbols![
+        memrefCopy,
+        moonrt_aligned_alloc,
+        moonrt_aligned_free,
+        moonrt_arena_bytes_in_use,
+        moonrt_arena_free,
+        moonrt_arena_new,
+        moonrt_arena_peak_bytes,
+        moonrt_arena_pop,
+        moonrt_arena_push,
+        moonrt_arena_reset,
+        moonrt_clear_error,
+        moonrt_last_error,
+        moonrt_set_error,
+    ]
+}

@@ -1,0 +1,125 @@
+//! Writing output files all at once: each is written to a temporary file
+//! beside its destination and renamed into place, so a failure never leaves
+//! a partial file behind.
+
+use crate::failure::{Failure, Outcome};
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+/// A temporary path beside `destination`, removed on drop unless renamed.
+pub struct Staged {
+    path: PathBuf,
+    destination: PathBuf,
+}
+
+impl Staged {
+    /// A fresh temporary name beside `destination`.
+    pub fn new(destination: &Path, suffix: &str) -> Staged {
+        let name = destination
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let path =
+            destination.with_file_name(format!(".{name}.{}.tmp{suffix}", std::process::id()));
+        Staged {
+            path,
+            destination: destination.to_path_buf(),
+        }
+    }
+
+    /// The temporary path to write.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Moves the finished file into place.
+    pub fn commit(self) -> Outcome<()> {
+        std::fs::rename(&self.path, &self.destination)
+            .map_err(|e| Failure::new(format!("cannot write {}: {e}", self.destination.display())))
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Writes `bytes` to `destination` atomically.
+pub fn write(destination: &Path, bytes: &[u8]) -> Outcome<()> {
+    let staged = Staged::new(destination, "");
+    std::fs::write(staged.path(), bytes)
+        .map_err(|e| Failure::new(format!("cannot write {}: {e}", destination.display())))?;
+    staged.commit()
+}
+
+/// Runs a tool (the C compiler, `ar`), failing with its stderr.
+pub fn run_tool(program: &str, arguments: &[&std::ffi::OsStr], purpose: &str) -> Outcome<()> {
+    let output = Command::new(program)
+        .args(arguments)
+        .output()
+        .map_err(|e| Failure::new(format!("{purpose}: cannot run `{program}`: {e}")))?;
+    if !output.status.success() {
+        return Err(Failure::new(format!(
+            "{purpose}: `{program}` failed:\n{}",
+            String::from_utf8_lossy(&output.stderr).trim_end()
+        )));
+    }
+    Ok(())
+}
+
+/// Links an object into a shared library at `destination` with the system
+/// C compiler (`$CC`, default `cc`), against libmvec and libm.
+pub fn link_shared(object: &[u8], destination: &Path) -> Outcome<()> {
+    let input = Staged::new(destination, ".o");
+    std::fs::write(input.path(), object)
+        .map_err(|e| Failure::new(format!("cannot write {}: {e}", input.path().display())))?;
+    let staged = Staged::new(destination, "");
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let mut arguments: Vec<&std::ffi::OsStr> = vec![
+        "-shared".as_ref(),
+        "-o".as_ref(),
+        staged.path().as_os_str(),
+        input.path().as_os_str(),
+    ];
+    arguments.extend(crate::LINK_LIBRARIES.iter().map(std::ffi::OsStr::new));
+    run_tool(
+        &compiler,
+        &arguments,
+        &format!("linking {}", destination.display()),
+    )?;
+    staged.commit()
+}
+
+/// Archives an object into a static library at `destination` with `$AR`
+/// (default `ar`); the member is named after the library.
+pub fn archive(object: &[u8], destination: &Path) -> Outcome<()> {
+    let stem = destination
+        .file_stem()
+        .map(|s| s.to_string_lossy().trim_start_matches("lib").to_string())
+        .unwrap_or_else(|| "moonc".to_string());
+    let directory = std::env::temp_dir().join(format!("moonc-{}", std::process::id()));
+    std::fs::create_dir_all(&directory)
+        .map_err(|e| Failure::new(format!("cannot create {}: {e}", directory.display())))?;
+    let member = directory.join(format!("{stem}.o"));
+    let result = (|| {
+        std::fs::write(&member, object)
+            .map_err(|e| Failure::new(format!("cannot write {}: {e}", member.display())))?;
+        let staged = Staged::new(destination, ".a");
+        let tool = std::env::var("AR").unwrap_or_else(|_| "ar".to_string());
+        run_tool(
+            &tool,
+            &[
+                "rcs".as_ref(),
+                staged.path().as_os_str(),
+                member.as_os_str(),
+            ],
+            &format!("archiving {}", destination.display()),
+        )?;
+        staged.commit()
+    })();
+    let _ = std::fs::remove_dir_all(&directory);
+    result
+}
