@@ -39,3 +39,16 @@ llvm_config.add_tool_substitutions(
 llvm_config.use_default_substitutions()  # FileCheck, not, split-file, %python
 config.substitutions.append(("%moonc_src", source_root))
 config.substitutions.append(("%llvm_prefix", llvm_prefix))
+config.substitutions.append(("%moonc_bin", moonc_bin))
+
+# glibc's libmvec (vector math) exists on x86-64 Linux only; tests that
+# check for vector math calls require it.
+import platform  # noqa: E402
+
+if platform.machine() == "x86_64" and platform.system() == "Linux":
+    config.available_features.add("libmvec")
+
+# The example tests build C and Rust programs: pass the toolchain through.
+for name in ("HOME", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "CC", "AR"):
+    if name in os.environ:
+        config.environment[name] = os.environ[name]

@@ -4,10 +4,17 @@
 use crate::{Error, Result, signature::public_functions};
 use melior::{
     Context,
-    ir::{Module, attribute::Attribute},
+    ir::{Module, OperationRef, attribute::Attribute},
     pass::PassManager,
     utility::register_all_llvm_translations,
 };
+use mlir_sys::{
+    MlirOperation, MlirWalkOrder_MlirWalkPreOrder, MlirWalkResult,
+    MlirWalkResult_MlirWalkResultAdvance, MlirWalkResult_MlirWalkResultInterrupt,
+    mlirOperationGetName, mlirOperationWalk,
+};
+use moonc_ir::pass::emit_error;
+use std::ffi::c_void;
 
 /// Asks `convert-func-to-llvm` for a C interface (`_mlir_ciface_NAME`) of
 /// every public function defined in `module`; moonc-codegen later gives it
@@ -21,12 +28,79 @@ pub fn mark_c_interface(context: &Context, module: &mut Module) {
     }
 }
 
-/// Runs `moon-cpu-pipeline` on `module`. Failures (an op that cannot be
-/// lowered, say) are reported as located diagnostics to `context`.
+/// Runs `moon-cpu-pipeline` on `module`. Failures, including an op the
+/// pipeline leaves behind because nothing lowers it, are reported as
+/// located diagnostics to `context`.
 pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<()> {
     register_all_llvm_translations(context);
     let pm = PassManager::new(context);
     moonc_ir::pipeline::add_cpu_pipeline(pm.as_operation_pass_manager())
         .map_err(|_| Error::Llvm("moon-cpu-pipeline could not be built".into()))?;
-    pm.run(module).map_err(|_| Error::Reported)
+    pm.run(module).map_err(|_| Error::Reported)?;
+    if let Some(op) = first_unlowered(module) {
+        // SAFETY: the operation belongs to the live module.
+        let op = unsafe { OperationRef::from_raw(op) };
+        let name = op
+            .name()
+            .as_string_ref()
+            .as_str()
+            .unwrap_or("?")
+            .to_string();
+        emit_error(
+            op.location(),
+            &format!(
+                "`{name}` cannot be compiled for the CPU: moon-cpu-pipeline lowers func, arith, \
+                 math, scf, cf, memref, linalg (on memrefs), vector, index and ub; tensors must \
+                 be bufferized first"
+            ),
+        );
+        return Err(Error::Reported);
+    }
+    Ok(())
+}
+
+/// The first operation outside the LLVM dialect left in `module` (an
+/// unrealized cast only when nothing else is left: it merely marks where a
+/// conversion stopped).
+fn first_unlowered(module: &Module) -> Option<MlirOperation> {
+    #[derive(Default)]
+    struct Found {
+        op: Option<MlirOperation>,
+        cast: Option<MlirOperation>,
+    }
+    unsafe extern "C" fn visit(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
+        // SAFETY: `data` is the `Found` below; `op` is live during the walk.
+        let (found, name) = unsafe {
+            let found = &mut *data.cast::<Found>();
+            let identifier = mlirOperationGetName(op);
+            let name = melior::ir::Identifier::from_raw(identifier);
+            (
+                found,
+                name.as_string_ref().as_str().unwrap_or("").to_string(),
+            )
+        };
+        match name.as_str() {
+            "builtin.module" => MlirWalkResult_MlirWalkResultAdvance,
+            "builtin.unrealized_conversion_cast" => {
+                found.cast.get_or_insert(op);
+                MlirWalkResult_MlirWalkResultAdvance
+            }
+            n if n.starts_with("llvm.") => MlirWalkResult_MlirWalkResultAdvance,
+            _ => {
+                found.op = Some(op);
+                MlirWalkResult_MlirWalkResultInterrupt
+            }
+        }
+    }
+    let mut found = Found::default();
+    // SAFETY: the module is live; `found` outlives the walk.
+    unsafe {
+        mlirOperationWalk(
+            module.as_operation().to_raw(),
+            Some(visit),
+            (&mut found as *mut Found).cast(),
+            MlirWalkOrder_MlirWalkPreOrder,
+        )
+    };
+    found.op.or(found.cast)
 }

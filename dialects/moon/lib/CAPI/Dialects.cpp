@@ -17,6 +17,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Moon, moon, mlir::moon::MoonDialect)
 
@@ -49,10 +51,15 @@ int moonOptMain(int argc, char **argv, MlirStringRef title,
 
 MlirModule moonParseModule(MlirContext context, MlirStringRef source,
                            MlirStringRef bufferName) {
+  // MLIR's lexer needs a NUL after the text, which a string reference does
+  // not promise: parse a NUL-terminated copy.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(unwrap(source), unwrap(bufferName)),
+      llvm::SMLoc());
   mlir::ParserConfig config(unwrap(context));
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(unwrap(source), config,
-                                              unwrap(bufferName));
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
   return wrap(module.release());
 }
 

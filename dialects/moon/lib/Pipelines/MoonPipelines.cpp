@@ -17,16 +17,20 @@ namespace mlir::moon {
 // - linalg (on memrefs) and vector transfers become scf loops first;
 // - subviews, reshapes and casts are expanded into offset/size/stride
 //   arithmetic before memref reaches LLVM;
-// - math ops with an LLVM intrinsic become intrinsics (vectorized later
-//   through libmvec by moonc-codegen), the others calls into libm, and
-//   integer powers helper functions;
+// - math ops that libm implements become libm calls before
+//   convert-math-to-llvm sees them: its expm1 (exp(x) - 1) and log1p
+//   lowerings lose all precision near 0, while libm's are exact, LLVM still
+//   turns floor/ceil/trunc/round calls into intrinsics, and moonc-codegen
+//   vectorizes the rest through libmvec. Integer powers become helper
+//   functions (convert-math-to-funcs) and the remaining ops (sqrt, fma,
+//   abs, ...) LLVM intrinsics;
 // - func-to-llvm comes last among the conversions, so that the helper
 //   functions created above are lowered too.
 const char *const kCpuPipeline =
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "scf-forall-to-for,expand-strided-metadata,lower-affine,arith-expand,"
-    "convert-scf-to-cf,convert-math-to-funcs,convert-vector-to-llvm,"
-    "convert-math-to-llvm,convert-math-to-libm,finalize-memref-to-llvm,"
+    "convert-scf-to-cf,convert-math-to-funcs,convert-math-to-libm,"
+    "convert-vector-to-llvm,convert-math-to-llvm,finalize-memref-to-llvm,"
     "convert-index-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,"
     "convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
 
