@@ -7,9 +7,9 @@ CARGO_FLAGS ?= --release --locked
 BIN         := target/release
 VENV        := build/venv
 LLVM_PREFIX ?= /usr/lib/llvm-19
-CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h')
+CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h') examples/c/main.c
 
-.PHONY: all bootstrap build unit lit lint test demo docs clean
+.PHONY: all bootstrap build unit lit lint test demo docs bench clean
 
 all: build
 
@@ -32,6 +32,7 @@ lint: bootstrap
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy $(CARGO_FLAGS) --workspace --all-targets -- -D warnings
 	clang-format-19 --dry-run --Werror $(CXX_SOURCES)
+	$(CARGO) fmt --manifest-path examples/rust/Cargo.toml --check
 
 test: lint unit lit
 
@@ -46,6 +47,11 @@ docs: bootstrap
 	  -I dialects/moon/include -I $(LLVM_PREFIX)/include \
 	  dialects/moon/include/Moon/MoonOps.td -o docs/dialects/moon.md
 	MOONC_UPDATE_DOCS=1 $(CARGO) test $(CARGO_FLAGS) -p moonc-passes passes_reference
+
+# Benchmarks (not tests): moonc against C on the same loops; results are
+# written under bench/ and committed.
+bench: build
+	bench/cpu/run.sh | tee bench/cpu/results.txt
 
 clean:
 	$(CARGO) clean

@@ -171,6 +171,12 @@ pub fn render(signatures: &[Signature], source: &str) -> String {
                  // initializes every result.\n    \
                  unsafe {{\n        {call};\n        Ok(results.assume_init())\n    }}\n}}\n"
             );
+        } else if signature.results.is_empty() {
+            let _ = writeln!(
+                out,
+                "    // SAFETY: the arguments match the compiled signature.\n    \
+                 unsafe {{ {call} }};\n    Ok(())\n}}\n"
+            );
         } else {
             let _ = writeln!(
                 out,

@@ -6,10 +6,10 @@
 //! of `exp` eight times. libm calls are also marked `memory(none)
 //! nounwind`: moonc, like `-fno-math-errno`, never reads `errno`.
 //!
-//! Measured on `bench/cpu` (see `bench/README.md`): LLVM 19's own
-//! `-vector-library=LIBMVEC-X86` list lacks tanh, log1p, expm1 and the
-//! other hyperbolic/inverse functions and stops at AVX2 widths; MLIR's
-//! polynomial approximations cover f32 only.
+//! Why libmvec (see `bench/cpu/README.md` for the numbers): MLIR 19's
+//! polynomial approximations cover f32 only, and LLVM 19's own
+//! `-vector-library=LIBMVEC-X86` table lacks tanh, log1p, expm1 and the
+//! other hyperbolic and inverse functions and stops at AVX2 widths.
 
 use inkwell::{
     AddressSpace,
@@ -88,9 +88,12 @@ fn classify(callee: &str) -> Option<(&'static str, usize, bool)> {
 }
 
 /// Annotates every vectorizable math call in `module` for the host CPU
-/// whose LLVM feature string is `features`. Does nothing off x86-64 Linux.
+/// whose LLVM feature string is `features`. Does nothing off x86-64 Linux,
+/// or when the environment sets `MOONC_VECTOR_MATH=0` (for measuring).
 pub(crate) fn annotate<'ll>(context: &'ll Context, module: &Module<'ll>, features: &str) {
-    if !cfg!(all(target_arch = "x86_64", target_os = "linux")) {
+    if !cfg!(all(target_arch = "x86_64", target_os = "linux"))
+        || std::env::var("MOONC_VECTOR_MATH").is_ok_and(|v| v == "0")
+    {
         return;
     }
     let variants = host_variants(features);

@@ -18,7 +18,10 @@ use failure::{Failure, Outcome};
 use json::Json;
 use moonc_codegen::{Emit, Jit};
 use program::Session;
-use std::{path::PathBuf, time::Instant};
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
 use values::{Arguments, Results};
 
 /// Libraries compiled code needs at link time: glibc's vector math (libmvec)
@@ -145,11 +148,11 @@ fn run(call: &CallOptions) -> Outcome<Json> {
 }
 
 fn compile(
-    file: &PathBuf,
-    output: &PathBuf,
+    file: &Path,
+    output: &Path,
     emit: EmitKind,
-    header: Option<&PathBuf>,
-    rust: Option<&PathBuf>,
+    header: Option<&Path>,
+    rust: Option<&Path>,
 ) -> Outcome<()> {
     let session = Session::new();
     let mut module = session.load(file)?;
@@ -161,8 +164,7 @@ fn compile(
     };
     let bytes = session.compile(&mut module, what, &[])?;
     let source = file.display().to_string();
-    let header_text =
-        moonc_codegen::header::render(&signatures, &source, header.map(|p| p.as_path()));
+    let header_text = moonc_codegen::header::render(&signatures, &source, header);
     let rust_text = moonc_codegen::rust_bindings::render(&signatures, &source);
     match emit {
         EmitKind::Shared => output::link_shared(&bytes, output)?,
@@ -195,7 +197,7 @@ fn main() {
             emit,
             header,
             rust,
-        } => compile(file, output, *emit, header.as_ref(), rust.as_ref()),
+        } => compile(file, output, *emit, header.as_deref(), rust.as_deref()),
     };
     if let Err(failure) = outcome {
         eprintln!("{failure}");

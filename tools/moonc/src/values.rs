@@ -293,9 +293,8 @@ fn bind_one(t: &ValueType, value: &Value) -> Result<Bound, String> {
     let mut leaves = vec![];
     flatten(value, rank, &mut actual, &mut leaves, &mut vec![])?;
     // Dimensions under an empty list are unseen: take the static size or 0.
-    for dim in actual.len()..rank {
-        actual.push(shape[dim].unwrap_or(0));
-    }
+    let seen = actual.len();
+    actual.extend(shape[seen..].iter().map(|d| d.unwrap_or(0)));
     let expected: Vec<String> = shape
         .iter()
         .map(|d| d.map_or("?".to_string(), |n| n.to_string()))
