@@ -7,23 +7,13 @@
 //! its memref arguments is timed on whatever they hold by then. Memref
 //! results that do not alias an argument are freed after each call.
 
-use crate::{
-    Prepared,
-    failure::{Failure, Outcome},
-    json::Json,
-    values::Results,
-};
+use crate::{Prepared, failure::Outcome, json::Json, values::Results};
 use std::time::{Duration, Instant};
 
 /// Runs the benchmark and returns its JSON report.
 pub fn bench(mut prepared: Prepared, time_ms: u64) -> Outcome<Json> {
-    let entry = prepared
-        .jit
-        .packed(&prepared.signature)
-        .map_err(|e| Failure::new(e.to_string()))?;
     let mut results = Results::new(&prepared.signature);
-    let mut slots = prepared.arguments.slots();
-    slots.extend(results.slots());
+    let (entry, mut slots) = prepared.frame(&mut results)?;
     let arguments = &prepared.arguments;
     let mut call = || {
         // SAFETY: the slots were laid out for this entry point's signature.

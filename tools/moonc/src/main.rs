@@ -19,6 +19,7 @@ use json::Json;
 use moonc_codegen::{Emit, Jit};
 use program::Session;
 use std::{
+    ffi::c_void,
     path::{Path, PathBuf},
     time::Instant,
 };
@@ -129,15 +130,27 @@ fn prepare(call: &CallOptions) -> Outcome<Prepared> {
     })
 }
 
+/// A packed entry point and the slots of one call to it.
+type Frame = (unsafe extern "C" fn(*mut *mut c_void), Vec<*mut c_void>);
+
+impl Prepared {
+    /// The packed entry point, with its argument slots followed by the
+    /// slots of `results` (which must outlive every call).
+    fn frame(&mut self, results: &mut Results) -> Outcome<Frame> {
+        let entry = self
+            .jit
+            .packed(&self.signature)
+            .map_err(|e| Failure::new(e.to_string()))?;
+        let mut slots = self.arguments.slots();
+        slots.extend(results.slots());
+        Ok((entry, slots))
+    }
+}
+
 fn run(call: &CallOptions) -> Outcome<Json> {
     let mut prepared = prepare(call)?;
-    let entry = prepared
-        .jit
-        .packed(&prepared.signature)
-        .map_err(|e| Failure::new(e.to_string()))?;
     let mut results = Results::new(&prepared.signature);
-    let mut slots = prepared.arguments.slots();
-    slots.extend(results.slots());
+    let (entry, mut slots) = prepared.frame(&mut results)?;
     // SAFETY: the slots were laid out for this entry point's signature.
     unsafe { entry(slots.as_mut_ptr()) };
     Ok(Json::object([
