@@ -45,19 +45,6 @@ fn c_type(t: &ValueType) -> String {
     }
 }
 
-fn mlir_type(t: &ValueType) -> String {
-    match t {
-        ValueType::Scalar(s) => s.mlir().to_string(),
-        ValueType::MemRef { element, shape, .. } => {
-            let dims: String = shape
-                .iter()
-                .map(|d| d.map_or("?x".to_string(), |n| format!("{n}x")))
-                .collect();
-            format!("memref<{dims}{}>", element.mlir())
-        }
-    }
-}
-
 /// An identifier for include guards from a path.
 fn guard(path: Option<&Path>) -> String {
     let name = path
@@ -126,8 +113,8 @@ pub fn render(signatures: &[Signature], source: &str, path: Option<&Path>) -> St
             let _ = writeln!(out, "/* @{name} is not a C identifier: not declared. */\n");
             continue;
         }
-        let mlir_args: Vec<String> = signature.args.iter().map(mlir_type).collect();
-        let mlir_results: Vec<String> = signature.results.iter().map(mlir_type).collect();
+        let mlir_args: Vec<String> = signature.args.iter().map(ToString::to_string).collect();
+        let mlir_results: Vec<String> = signature.results.iter().map(ToString::to_string).collect();
         let _ = writeln!(
             out,
             "/* func.func @{name}({}) -> ({}) */",

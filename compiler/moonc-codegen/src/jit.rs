@@ -4,7 +4,7 @@
 //! (libc, libm), glibc's libmvec (loaded on first use) and the moonrt
 //! runtime functions compiled into the caller.
 
-use crate::{Error, Result, Signature, interface, target::c_string};
+use crate::{Error, Result, Signature, interface};
 use llvm_sys::{
     error::{LLVMDisposeErrorMessage, LLVMErrorRef, LLVMGetErrorMessage},
     orc2::{
@@ -18,7 +18,15 @@ use llvm_sys::{
         },
     },
 };
-use std::{ffi::CStr, ffi::c_void, ptr};
+use std::{
+    ffi::{CStr, CString, c_void},
+    ptr,
+};
+
+/// A symbol name for LLVM (symbol names hold no NUL).
+fn c_string(text: &str) -> CString {
+    CString::new(text).unwrap_or_default()
+}
 
 /// Compiled code loaded into this process; dropping it unloads the code.
 pub struct Jit {

@@ -21,4 +21,4 @@ pub use error::{Error, Result};
 pub use jit::Jit;
 pub use lower::{lower_to_llvm_dialect, mark_c_interface};
 pub use signature::{Scalar, Signature, ValueType, public_functions, signature_of};
-pub use target::{Emit, emit, host_description};
+pub use target::{Emit, emit};

@@ -80,6 +80,25 @@ impl Scalar {
     }
 }
 
+/// The MLIR spelling (`f64`, `memref<?x4xf32>`; layouts left out).
+impl std::fmt::Display for ValueType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueType::Scalar(s) => f.write_str(s.mlir()),
+            ValueType::MemRef { element, shape, .. } => {
+                f.write_str("memref<")?;
+                for dim in shape {
+                    match dim {
+                        Some(n) => write!(f, "{n}x")?,
+                        None => f.write_str("?x")?,
+                    }
+                }
+                write!(f, "{}>", element.mlir())
+            }
+        }
+    }
+}
+
 /// Static parts of a `strided<[..], offset: ..>` layout; `None` is `?`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StridedLayout {

@@ -9,7 +9,7 @@ use inkwell::{
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine},
 };
 use melior::ir::Module;
-use std::{ffi::CString, sync::Once};
+use std::sync::Once;
 
 /// What [`emit`] produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,18 +67,6 @@ fn host_machine() -> Result<(TargetMachine, String)> {
     Ok((machine, features))
 }
 
-/// The host as LLVM sees it: target triple and CPU name.
-pub fn host_description() -> String {
-    initialize();
-    format!(
-        "{} {}",
-        TargetMachine::get_default_triple()
-            .as_str()
-            .to_string_lossy(),
-        TargetMachine::get_host_cpu_name().to_string()
-    )
-}
-
 /// Compiles `module`, already in the LLVM dialect, for the host CPU: LLVM
 /// IR with C interfaces (and packed JIT entry points for `packed`), vector
 /// math, O3, then the requested output.
@@ -113,9 +101,4 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
         .write_to_memory_buffer(&ir, file_type)
         .map_err(|e| Error::Llvm(e.to_string()))?;
     Ok(buffer.as_slice().to_vec())
-}
-
-/// Passes a C string to LLVM (helper for the JIT).
-pub(crate) fn c_string(text: &str) -> CString {
-    CString::new(text).unwrap_or_default()
 }

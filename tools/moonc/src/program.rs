@@ -72,7 +72,7 @@ impl Session {
 }
 
 /// `file:line:col` of an operation, when it has one.
-pub fn location(op: &OperationRef) -> Option<String> {
+fn location(op: &OperationRef) -> Option<String> {
     file_line_col(&op.location().to_string())
 }
 

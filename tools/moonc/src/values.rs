@@ -10,23 +10,6 @@ use moonc_codegen::{Scalar, Signature, ValueType};
 use serde_json::Value;
 use std::ffi::c_void;
 
-/// The MLIR spelling of an interface type (layouts left out).
-pub fn type_text(t: &ValueType) -> String {
-    match t {
-        ValueType::Scalar(s) => s.mlir().to_string(),
-        ValueType::MemRef { element, shape, .. } => {
-            let mut text = String::from("memref<");
-            for dim in shape {
-                match dim {
-                    Some(n) => text.push_str(&format!("{n}x")),
-                    None => text.push_str("?x"),
-                }
-            }
-            format!("{text}{}>", element.mlir())
-        }
-    }
-}
-
 /// Reads `--args`: inline JSON, or `@path` naming a JSON file.
 pub fn parse_args(text: &str) -> Outcome<Vec<Value>> {
     let (source, origin) = match text.strip_prefix('@') {
@@ -226,7 +209,7 @@ impl Arguments {
                 signature
                     .args
                     .iter()
-                    .map(type_text)
+                    .map(ToString::to_string)
                     .collect::<Vec<_>>()
                     .join(", ")
             )));
@@ -239,8 +222,7 @@ impl Arguments {
             .map(|(index, (t, value))| {
                 bind_one(t, value).map_err(|message| {
                     Failure::new(format!(
-                        "--args: argument #{index} of @{name} ({}): {message}",
-                        type_text(t)
+                        "--args: argument #{index} of @{name} ({t}): {message}"
                     ))
                 })
             })
