@@ -4,10 +4,11 @@
 
 use moonc_ir::pass::PassInfo;
 
+pub mod autodiff;
 pub mod grad_to_vjp;
 
 /// Every moonc pass, in the order `docs/passes.md` lists them.
-pub static PASSES: &[&PassInfo] = &[&grad_to_vjp::GRAD_TO_VJP];
+pub static PASSES: &[&PassInfo] = &[&grad_to_vjp::GRAD_TO_VJP, &autodiff::AUTODIFF];
 
 /// Registers every moonc pass in MLIR's global pass registry.
 pub fn register_passes() {

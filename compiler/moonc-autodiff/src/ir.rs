@@ -1,0 +1,716 @@
+//! A thin, copyable view of MLIR's C API for rewriting: handles to
+//! operations, values, blocks, regions, types and attributes that can be
+//! hashed and stored in tables without melior's lifetimes, and a
+//! [`Builder`] that creates operations at an insertion point.
+//!
+//! Every handle is only valid while the IR it points into is alive and not
+//! erased; the differentiation passes hold them for the duration of one
+//! pass run over a module they own.
+
+use mlir_sys as sys;
+use std::{ffi::c_void, fmt};
+
+/// `text` as a borrowed MLIR string reference.
+fn string_ref(text: &str) -> sys::MlirStringRef {
+    sys::MlirStringRef {
+        data: text.as_ptr().cast(),
+        length: text.len(),
+    }
+}
+
+/// Prints an MLIR object through its `print` callback into a `String`.
+fn print_with(print: impl FnOnce(sys::MlirStringCallback, *mut c_void)) -> String {
+    unsafe extern "C" fn append(text: sys::MlirStringRef, data: *mut c_void) {
+        // SAFETY: `data` is the `Vec<u8>` below; MLIR passes valid bytes.
+        unsafe {
+            let out = &mut *(data as *mut Vec<u8>);
+            out.extend_from_slice(std::slice::from_raw_parts(text.data.cast(), text.length));
+        }
+    }
+    let mut out = Vec::<u8>::new();
+    print(Some(append), &mut out as *mut Vec<u8> as *mut c_void);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+macro_rules! handle {
+    ($(#[$doc:meta])* $name:ident, $raw:ty) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $name(pub $raw);
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                self.0.ptr == other.0.ptr
+            }
+        }
+        impl Eq for $name {}
+        impl std::hash::Hash for $name {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                (self.0.ptr as usize).hash(state)
+            }
+        }
+    };
+}
+
+handle!(
+    /// An operation.
+    Op,
+    sys::MlirOperation
+);
+handle!(
+    /// An SSA value: an operation result or a block argument.
+    Value,
+    sys::MlirValue
+);
+handle!(
+    /// A block.
+    Block,
+    sys::MlirBlock
+);
+handle!(
+    /// A region.
+    Region,
+    sys::MlirRegion
+);
+handle!(
+    /// A (uniqued) type.
+    Type,
+    sys::MlirType
+);
+handle!(
+    /// A (uniqued) attribute.
+    Attr,
+    sys::MlirAttribute
+);
+
+/// A context, for making types and attributes.
+#[derive(Clone, Copy)]
+pub struct Ctx(pub sys::MlirContext);
+
+/// A source location.
+#[derive(Clone, Copy)]
+pub struct Loc(pub sys::MlirLocation);
+
+impl Ctx {
+    /// Parses a type; panics on a malformed type (a bug in a rule).
+    pub fn ty(self, text: &str) -> Type {
+        // SAFETY: the context is live; the text is read during the call.
+        let raw = unsafe { sys::mlirTypeParseGet(self.0, string_ref(text)) };
+        assert!(
+            !raw.ptr.is_null(),
+            "moonc-autodiff built a bad type `{text}`"
+        );
+        Type(raw)
+    }
+
+    /// Parses an attribute; panics on a malformed attribute (a bug).
+    pub fn attr(self, text: &str) -> Attr {
+        // SAFETY: as for `ty`.
+        let raw = unsafe { sys::mlirAttributeParseGet(self.0, string_ref(text)) };
+        assert!(
+            !raw.ptr.is_null(),
+            "moonc-autodiff built a bad attribute `{text}`"
+        );
+        Attr(raw)
+    }
+
+    /// The `index` type.
+    pub fn index(self) -> Type {
+        self.ty("index")
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        // SAFETY: the type is live.
+        f.write_str(&print_with(|cb, data| unsafe {
+            sys::mlirTypePrint(self.0, cb, data)
+        }))
+    }
+}
+
+impl fmt::Display for Attr {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        // SAFETY: the attribute is live.
+        f.write_str(&print_with(|cb, data| unsafe {
+            sys::mlirAttributePrint(self.0, cb, data)
+        }))
+    }
+}
+
+impl Type {
+    /// A scalar float type.
+    pub fn is_float(self) -> bool {
+        // SAFETY: the type is live.
+        unsafe { sys::mlirTypeIsAFloat(self.0) }
+    }
+
+    /// A vector type.
+    pub fn is_vector(self) -> bool {
+        // SAFETY: the type is live.
+        unsafe { sys::mlirTypeIsAVector(self.0) }
+    }
+
+    /// A ranked memref type.
+    pub fn is_memref(self) -> bool {
+        // SAFETY: the type is live.
+        unsafe { sys::mlirTypeIsAMemRef(self.0) }
+    }
+
+    /// The element type of a shaped type, or the type itself.
+    pub fn element(self) -> Type {
+        // SAFETY: the type is live and checked to be shaped.
+        unsafe {
+            if sys::mlirTypeIsAShaped(self.0) {
+                Type(sys::mlirShapedTypeGetElementType(self.0))
+            } else {
+                self
+            }
+        }
+    }
+
+    /// The dimensions of a shaped type (`None` for dynamic ones).
+    pub fn shape(self) -> Vec<Option<i64>> {
+        // SAFETY: the type is live and checked to be shaped and ranked.
+        unsafe {
+            if !sys::mlirTypeIsAShaped(self.0) || !sys::mlirShapedTypeHasRank(self.0) {
+                return vec![];
+            }
+            (0..sys::mlirShapedTypeGetRank(self.0))
+                .map(|i| {
+                    let size = sys::mlirShapedTypeGetDimSize(self.0, i as isize);
+                    (!sys::mlirShapedTypeIsDynamicSize(size)).then_some(size)
+                })
+                .collect()
+        }
+    }
+
+    /// Whether values of this type carry a derivative: floats and vectors
+    /// of floats (memrefs of floats carry one in a shadow buffer).
+    pub fn is_differentiable(self) -> bool {
+        self.is_float() || (self.is_vector() && self.element().is_float())
+    }
+
+    /// A memref of floats.
+    pub fn is_float_memref(self) -> bool {
+        self.is_memref() && self.element().is_float()
+    }
+
+    /// `AxBx` for the shape of a shaped type (`?` for dynamic sizes).
+    pub fn shape_prefix(self) -> String {
+        self.shape()
+            .iter()
+            .map(|d| d.map_or("?x".to_string(), |n| format!("{n}x")))
+            .collect()
+    }
+}
+
+impl Value {
+    /// The type of the value.
+    pub fn ty(self) -> Type {
+        // SAFETY: the value is live.
+        Type(unsafe { sys::mlirValueGetType(self.0) })
+    }
+
+    /// The operation that defines the value, if it is a result.
+    pub fn defining_op(self) -> Option<Op> {
+        // SAFETY: the value is live; checked to be a result.
+        unsafe { sys::mlirValueIsAOpResult(self.0).then(|| Op(sys::mlirOpResultGetOwner(self.0))) }
+    }
+
+    /// Whether nothing uses the value.
+    pub fn is_unused(self) -> bool {
+        // SAFETY: the value is live.
+        unsafe { sys::mlirOpOperandIsNull(sys::mlirValueGetFirstUse(self.0)) }
+    }
+
+    /// Makes every user of `self` use `with` instead.
+    pub fn replace_uses(self, with: Value) {
+        // SAFETY: both values are live.
+        unsafe { sys::mlirValueReplaceAllUsesOfWith(self.0, with.0) }
+    }
+}
+
+impl Op {
+    /// The operation's name, e.g. `arith.addf`.
+    pub fn name(self) -> String {
+        // SAFETY: the operation is live.
+        let id = unsafe { sys::mlirOperationGetName(self.0) };
+        // SAFETY: identifiers live as long as the context.
+        let text = unsafe { sys::mlirIdentifierStr(id) };
+        // SAFETY: MLIR gives valid UTF-8 names.
+        unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(text.data.cast(), text.length))
+        }
+        .to_string()
+    }
+
+    /// The location of the operation.
+    pub fn loc(self) -> Loc {
+        // SAFETY: the operation is live.
+        Loc(unsafe { sys::mlirOperationGetLocation(self.0) })
+    }
+
+    /// The operation's operands.
+    pub fn operands(self) -> Vec<Value> {
+        // SAFETY: the operation is live; indices are in range.
+        unsafe {
+            (0..sys::mlirOperationGetNumOperands(self.0))
+                .map(|i| Value(sys::mlirOperationGetOperand(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// Operand `i`.
+    pub fn operand(self, i: usize) -> Value {
+        self.operands()[i]
+    }
+
+    /// The operation's results.
+    pub fn results(self) -> Vec<Value> {
+        // SAFETY: the operation is live; indices are in range.
+        unsafe {
+            (0..sys::mlirOperationGetNumResults(self.0))
+                .map(|i| Value(sys::mlirOperationGetResult(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// Result `i`.
+    pub fn result(self, i: usize) -> Value {
+        self.results()[i]
+    }
+
+    /// The operation's regions.
+    pub fn regions(self) -> Vec<Region> {
+        // SAFETY: the operation is live; indices are in range.
+        unsafe {
+            (0..sys::mlirOperationGetNumRegions(self.0))
+                .map(|i| Region(sys::mlirOperationGetRegion(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// The successor blocks of a terminator.
+    pub fn successors(self) -> Vec<Block> {
+        // SAFETY: the operation is live; indices are in range.
+        unsafe {
+            (0..sys::mlirOperationGetNumSuccessors(self.0))
+                .map(|i| Block(sys::mlirOperationGetSuccessor(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// The attribute called `name`, if the operation has it.
+    pub fn attr(self, name: &str) -> Option<Attr> {
+        // SAFETY: the operation is live.
+        let raw = unsafe { sys::mlirOperationGetAttributeByName(self.0, string_ref(name)) };
+        (!raw.ptr.is_null()).then_some(Attr(raw))
+    }
+
+    /// Every attribute of the operation, inherent and discardable.
+    pub fn attrs(self) -> Vec<(String, Attr)> {
+        // SAFETY: the operation is live; indices are in range; names are
+        // uniqued in the context.
+        unsafe {
+            (0..sys::mlirOperationGetNumAttributes(self.0))
+                .map(|i| {
+                    let named = sys::mlirOperationGetAttribute(self.0, i);
+                    let name = sys::mlirIdentifierStr(named.name);
+                    let bytes = std::slice::from_raw_parts(name.data.cast::<u8>(), name.length);
+                    (
+                        String::from_utf8_lossy(bytes).into_owned(),
+                        Attr(named.attribute),
+                    )
+                })
+                .collect()
+        }
+    }
+
+    /// Sets (or replaces) the attribute called `name`.
+    pub fn set_attr(self, name: &str, value: Attr) {
+        // SAFETY: the operation and attribute are live.
+        unsafe { sys::mlirOperationSetAttributeByName(self.0, string_ref(name), value.0) }
+    }
+
+    /// Removes the attribute called `name`, if present.
+    pub fn remove_attr(self, name: &str) {
+        // SAFETY: the operation is live.
+        unsafe {
+            sys::mlirOperationRemoveAttributeByName(self.0, string_ref(name));
+        }
+    }
+
+    /// Replaces all operands.
+    pub fn set_operands(self, operands: &[Value]) {
+        let raw: Vec<sys::MlirValue> = operands.iter().map(|v| v.0).collect();
+        // SAFETY: the operation and values are live.
+        unsafe { sys::mlirOperationSetOperands(self.0, raw.len() as isize, raw.as_ptr()) }
+    }
+
+    /// Replaces operand `i`.
+    pub fn set_operand(self, i: usize, value: Value) {
+        // SAFETY: the operation and value are live.
+        unsafe { sys::mlirOperationSetOperand(self.0, i as isize, value.0) }
+    }
+
+    /// The block that holds the operation.
+    pub fn block(self) -> Block {
+        // SAFETY: the operation is live.
+        Block(unsafe { sys::mlirOperationGetBlock(self.0) })
+    }
+
+    /// The operation holding this one.
+    pub fn parent(self) -> Option<Op> {
+        // SAFETY: the operation is live.
+        let raw = unsafe { sys::mlirOperationGetParentOperation(self.0) };
+        (!raw.ptr.is_null()).then_some(Op(raw))
+    }
+
+    /// A deep copy (with regions), not inserted anywhere.
+    pub fn clone_detached(self) -> Op {
+        // SAFETY: the operation is live.
+        Op(unsafe { sys::mlirOperationClone(self.0) })
+    }
+
+    /// Erases the operation (which must have no used results).
+    pub fn erase(self) {
+        // SAFETY: the operation is live; callers drop every handle to it.
+        unsafe { sys::mlirOperationDestroy(self.0) }
+    }
+
+    /// Moves the operation to just before `other`.
+    pub fn move_before(self, other: Op) {
+        // SAFETY: both operations are live.
+        unsafe { sys::mlirOperationMoveBefore(self.0, other.0) }
+    }
+
+    /// A dense i32 or i64 array attribute's elements.
+    pub fn int_array(self, name: &str) -> Vec<i64> {
+        self.attr(name).map(|a| a.int_array()).unwrap_or_default()
+    }
+
+    /// The operations nested directly or indirectly in the operation, in
+    /// pre-order (the operation itself excluded).
+    pub fn walk(self) -> Vec<Op> {
+        let mut all = vec![];
+        for region in self.regions() {
+            for block in region.blocks() {
+                for op in block.ops() {
+                    all.push(op);
+                    all.extend(op.walk());
+                }
+            }
+        }
+        all
+    }
+}
+
+impl Attr {
+    /// The elements of a dense i32/i64 array attribute.
+    pub fn int_array(self) -> Vec<i64> {
+        // SAFETY: the attribute is live and checked for its kind.
+        unsafe {
+            let n = sys::mlirDenseArrayGetNumElements(self.0);
+            if sys::mlirAttributeIsADenseI32Array(self.0) {
+                (0..n)
+                    .map(|i| sys::mlirDenseI32ArrayGetElement(self.0, i) as i64)
+                    .collect()
+            } else if sys::mlirAttributeIsADenseI64Array(self.0) {
+                (0..n)
+                    .map(|i| sys::mlirDenseI64ArrayGetElement(self.0, i))
+                    .collect()
+            } else {
+                vec![]
+            }
+        }
+    }
+
+    /// The elements of an array attribute.
+    pub fn elements(self) -> Vec<Attr> {
+        // SAFETY: the attribute is live and checked to be an array.
+        unsafe {
+            if !sys::mlirAttributeIsAArray(self.0) {
+                return vec![];
+            }
+            (0..sys::mlirArrayAttrGetNumElements(self.0))
+                .map(|i| Attr(sys::mlirArrayAttrGetElement(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// The value of a string or flat symbol reference attribute.
+    pub fn string(self) -> Option<String> {
+        // SAFETY: the attribute is live and checked for its kind.
+        let raw = unsafe {
+            if sys::mlirAttributeIsAString(self.0) {
+                sys::mlirStringAttrGetValue(self.0)
+            } else if sys::mlirAttributeIsAFlatSymbolRef(self.0) {
+                sys::mlirFlatSymbolRefAttrGetValue(self.0)
+            } else {
+                return None;
+            }
+        };
+        // SAFETY: the bytes live as long as the attribute.
+        let bytes = unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) };
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    /// The type of a type attribute.
+    pub fn as_type(self) -> Option<Type> {
+        // SAFETY: the attribute is live and checked to be a type attribute.
+        unsafe {
+            sys::mlirAttributeIsAType(self.0).then(|| Type(sys::mlirTypeAttrGetValue(self.0)))
+        }
+    }
+}
+
+impl Block {
+    /// The block's arguments.
+    pub fn args(self) -> Vec<Value> {
+        // SAFETY: the block is live; indices are in range.
+        unsafe {
+            (0..sys::mlirBlockGetNumArguments(self.0))
+                .map(|i| Value(sys::mlirBlockGetArgument(self.0, i)))
+                .collect()
+        }
+    }
+
+    /// Appends an argument.
+    pub fn add_arg(self, ty: Type, loc: Loc) -> Value {
+        // SAFETY: the block, type and location are live.
+        Value(unsafe { sys::mlirBlockAddArgument(self.0, ty.0, loc.0) })
+    }
+
+    /// The operations of the block, in order.
+    pub fn ops(self) -> Vec<Op> {
+        let mut ops = vec![];
+        // SAFETY: the block is live; iteration stops at null.
+        unsafe {
+            let mut op = sys::mlirBlockGetFirstOperation(self.0);
+            while !op.ptr.is_null() {
+                ops.push(Op(op));
+                op = sys::mlirOperationGetNextInBlock(op);
+            }
+        }
+        ops
+    }
+
+    /// The block's terminator (its last operation).
+    pub fn terminator(self) -> Option<Op> {
+        self.ops().last().copied()
+    }
+
+    /// The operation that holds the block's region.
+    pub fn parent_op(self) -> Op {
+        // SAFETY: the block is live and inside a region.
+        Op(unsafe { sys::mlirBlockGetParentOperation(self.0) })
+    }
+}
+
+impl Region {
+    /// A new region with no blocks, owned by the caller until an
+    /// operation takes its body ([`Builder::create`]); then [`Self::destroy`].
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Region {
+        // SAFETY: creating a region has no preconditions.
+        Region(unsafe { sys::mlirRegionCreate() })
+    }
+
+    /// Frees a region that no operation owns.
+    pub fn destroy(self) {
+        // SAFETY: the region is not owned by an operation.
+        unsafe { sys::mlirRegionDestroy(self.0) }
+    }
+
+    /// The blocks of the region, in order.
+    pub fn blocks(self) -> Vec<Block> {
+        let mut blocks = vec![];
+        // SAFETY: the region is live; iteration stops at null.
+        unsafe {
+            let mut block = sys::mlirRegionGetFirstBlock(self.0);
+            while !block.ptr.is_null() {
+                blocks.push(Block(block));
+                block = sys::mlirBlockGetNextInRegion(block);
+            }
+        }
+        blocks
+    }
+
+    /// The first block, if any.
+    pub fn entry(self) -> Option<Block> {
+        self.blocks().first().copied()
+    }
+}
+
+/// Where a [`Builder`] inserts.
+#[derive(Clone, Copy)]
+enum Anchor {
+    /// Before this operation (which stays put).
+    Before(Op),
+    /// After this operation; each new operation becomes the anchor, so
+    /// operations come out in the order they are built.
+    After(Op),
+    /// At the end of this block.
+    End(Block),
+}
+
+/// Creates operations at an insertion point, all at one location.
+#[derive(Clone, Copy)]
+pub struct Builder {
+    pub ctx: Ctx,
+    pub loc: Loc,
+    anchor: Anchor,
+}
+
+impl Builder {
+    /// Inserts before `op`, at its location.
+    pub fn before(op: Op) -> Builder {
+        Builder::at(op, Anchor::Before(op))
+    }
+
+    /// Inserts after `op` (in build order), at its location.
+    pub fn after(op: Op) -> Builder {
+        Builder::at(op, Anchor::After(op))
+    }
+
+    /// Appends to `block`, at `loc`.
+    pub fn at_end(block: Block, ctx: Ctx, loc: Loc) -> Builder {
+        Builder {
+            ctx,
+            loc,
+            anchor: Anchor::End(block),
+        }
+    }
+
+    fn at(op: Op, anchor: Anchor) -> Builder {
+        // SAFETY: the operation is live.
+        let ctx = Ctx(unsafe { sys::mlirOperationGetContext(op.0) });
+        Builder {
+            ctx,
+            loc: op.loc(),
+            anchor,
+        }
+    }
+
+    /// Inserts a detached operation at the insertion point.
+    pub fn insert(&mut self, op: Op) -> Op {
+        // SAFETY: the anchor is live and `op` is detached.
+        unsafe {
+            match self.anchor {
+                Anchor::Before(next) => {
+                    sys::mlirBlockInsertOwnedOperationBefore(
+                        sys::mlirOperationGetBlock(next.0),
+                        next.0,
+                        op.0,
+                    );
+                }
+                Anchor::After(previous) => {
+                    sys::mlirBlockInsertOwnedOperationAfter(
+                        sys::mlirOperationGetBlock(previous.0),
+                        previous.0,
+                        op.0,
+                    );
+                    self.anchor = Anchor::After(op);
+                }
+                Anchor::End(block) => sys::mlirBlockAppendOwnedOperation(block.0, op.0),
+            }
+        }
+        op
+    }
+
+    /// Creates and inserts `name` with the given operands, result types,
+    /// attributes, regions and successors. The new operation takes the
+    /// bodies of `regions`, leaving them empty.
+    pub fn create(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        results: &[Type],
+        attrs: &[(&str, Attr)],
+        regions: &[Region],
+        successors: &[Block],
+    ) -> Op {
+        // SAFETY: every handle is live; MLIR copies the state's arrays, and
+        // takes the bodies of the fresh regions made here.
+        unsafe {
+            let mut state = sys::mlirOperationStateGet(string_ref(name), self.loc.0);
+            let mut operands: Vec<_> = operands.iter().map(|v| v.0).collect();
+            let mut results: Vec<_> = results.iter().map(|t| t.0).collect();
+            let mut successors: Vec<_> = successors.iter().map(|b| b.0).collect();
+            let mut named: Vec<_> = attrs
+                .iter()
+                .map(|(n, a)| {
+                    sys::mlirNamedAttributeGet(
+                        sys::mlirIdentifierGet(self.ctx.0, string_ref(n)),
+                        a.0,
+                    )
+                })
+                .collect();
+            let mut owned: Vec<_> = regions
+                .iter()
+                .map(|r| {
+                    let fresh = sys::mlirRegionCreate();
+                    sys::mlirRegionTakeBody(fresh, r.0);
+                    fresh
+                })
+                .collect();
+            sys::mlirOperationStateAddOperands(
+                &mut state,
+                operands.len() as isize,
+                operands.as_mut_ptr(),
+            );
+            sys::mlirOperationStateAddResults(
+                &mut state,
+                results.len() as isize,
+                results.as_mut_ptr(),
+            );
+            sys::mlirOperationStateAddAttributes(
+                &mut state,
+                named.len() as isize,
+                named.as_mut_ptr(),
+            );
+            sys::mlirOperationStateAddOwnedRegions(
+                &mut state,
+                owned.len() as isize,
+                owned.as_mut_ptr(),
+            );
+            sys::mlirOperationStateAddSuccessors(
+                &mut state,
+                successors.len() as isize,
+                successors.as_mut_ptr(),
+            );
+            let op = Op(sys::mlirOperationCreate(&mut state));
+            assert!(!op.0.ptr.is_null(), "MLIR refused to create `{name}`");
+            self.insert(op)
+        }
+    }
+
+    /// Creates a one-result operation without regions and returns its result.
+    pub fn value(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        result: Type,
+        attrs: &[(&str, Attr)],
+    ) -> Value {
+        self.create(name, operands, &[result], attrs, &[], &[])
+            .result(0)
+    }
+
+    /// `arith.constant` of a float (splat for vectors) of type `ty`.
+    pub fn float(&mut self, ty: Type, value: f64) -> Value {
+        let literal = format!("{value:.17e}");
+        let attr = if ty.is_float() {
+            self.ctx.attr(&format!("{literal} : {ty}"))
+        } else {
+            self.ctx.attr(&format!("dense<{literal}> : {ty}"))
+        };
+        self.value("arith.constant", &[], ty, &[("value", attr)])
+    }
+
+    /// `arith.constant` of an index.
+    pub fn index(&mut self, value: i64) -> Value {
+        let attr = self.ctx.attr(&format!("{value} : index"));
+        self.value("arith.constant", &[], self.ctx.index(), &[("value", attr)])
+    }
+}

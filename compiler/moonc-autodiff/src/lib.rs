@@ -1,0 +1,43 @@
+//! moonc's differentiation of MLIR functions: activity analysis, one table
+//! of derivative rules per dialect, and the generation of the tangent
+//! functions that replace `moon.jvp`.
+
+pub mod activity;
+pub mod expr;
+pub mod forward;
+pub mod ir;
+pub mod rules;
+
+use melior::ir::OperationRef;
+use moonc_ir::Error;
+
+/// Replaces every `moon.jvp` in `module` by a call to a generated tangent
+/// function.
+pub fn differentiate_module(module: OperationRef) -> Result<(), Error> {
+    forward::differentiate(ir::Op(module.to_raw()))
+}
+
+/// The dialects whose operations differentiation creates.
+pub fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+    use melior::dialect::DialectHandle;
+    use mlir_sys as sys;
+    // SAFETY: these functions only return pointers to static tables.
+    let handles = unsafe {
+        [
+            sys::mlirGetDialectHandle__arith__(),
+            sys::mlirGetDialectHandle__math__(),
+            sys::mlirGetDialectHandle__memref__(),
+            sys::mlirGetDialectHandle__vector__(),
+            sys::mlirGetDialectHandle__linalg__(),
+            sys::mlirGetDialectHandle__scf__(),
+            sys::mlirGetDialectHandle__cf__(),
+            sys::mlirGetDialectHandle__func__(),
+        ]
+    };
+    handles
+        .into_iter()
+        // SAFETY: as above.
+        .map(|h| unsafe { DialectHandle::from_raw(h) })
+        .chain([moonc_ir::moon_dialect_handle()])
+        .collect()
+}

@@ -1,0 +1,75 @@
+//! Derivative rules of the `arith` dialect. Integer and index operations
+//! never carry derivatives and need no entry.
+
+use super::{Forward::*, Rule};
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        op: "arith.addf",
+        forward: Expr("dx0 + dx1"),
+    },
+    Rule {
+        op: "arith.subf",
+        forward: Expr("dx0 - dx1"),
+    },
+    Rule {
+        op: "arith.mulf",
+        forward: Expr("dx0 * x1 + x0 * dx1"),
+    },
+    Rule {
+        op: "arith.divf",
+        forward: Expr("(dx0 - dx1 * y) / x1"),
+    },
+    Rule {
+        op: "arith.negf",
+        forward: Expr("-dx0"),
+    },
+    Rule {
+        op: "arith.remf",
+        forward: Expr("dx0 - dx1 * trunc(x0 / x1)"),
+    },
+    Rule {
+        op: "arith.maximumf",
+        forward: Expr("select(ge(x0, x1), dx0, dx1)"),
+    },
+    Rule {
+        op: "arith.maxnumf",
+        forward: Expr("select(ge(x0, x1), dx0, dx1)"),
+    },
+    Rule {
+        op: "arith.minimumf",
+        forward: Expr("select(le(x0, x1), dx0, dx1)"),
+    },
+    Rule {
+        op: "arith.minnumf",
+        forward: Expr("select(le(x0, x1), dx0, dx1)"),
+    },
+    Rule {
+        op: "arith.select",
+        forward: Expr("select(x0, dx1, dx2)"),
+    },
+    Rule {
+        op: "arith.extf",
+        forward: Expr("same(dx0)"),
+    },
+    Rule {
+        op: "arith.truncf",
+        forward: Expr("same(dx0)"),
+    },
+    Rule {
+        op: "arith.cmpf",
+        forward: Inactive,
+    },
+    Rule {
+        op: "arith.fptosi",
+        forward: Inactive,
+    },
+    Rule {
+        op: "arith.fptoui",
+        forward: Inactive,
+    },
+    Rule {
+        op: "arith.bitcast",
+        forward: Inactive,
+    },
+];

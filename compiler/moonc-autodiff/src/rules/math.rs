@@ -1,0 +1,143 @@
+//! Derivative rules of the `math` dialect (every float operation of MLIR
+//! 19's math dialect). Rounding operations have a zero derivative.
+
+use super::{Forward::*, Rule};
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        op: "math.absf",
+        forward: Expr("dx0 * copysign(1, x0)"),
+    },
+    Rule {
+        op: "math.copysign",
+        forward: Expr("dx0 * copysign(1, x0) * copysign(1, x1)"),
+    },
+    Rule {
+        op: "math.sin",
+        forward: Expr("dx0 * cos(x0)"),
+    },
+    Rule {
+        op: "math.cos",
+        forward: Expr("-dx0 * sin(x0)"),
+    },
+    Rule {
+        op: "math.tan",
+        forward: Expr("dx0 * (1 + y * y)"),
+    },
+    Rule {
+        op: "math.sinh",
+        forward: Expr("dx0 * cosh(x0)"),
+    },
+    Rule {
+        op: "math.cosh",
+        forward: Expr("dx0 * sinh(x0)"),
+    },
+    Rule {
+        op: "math.tanh",
+        forward: Expr("dx0 * (1 - y * y)"),
+    },
+    Rule {
+        op: "math.asin",
+        forward: Expr("dx0 * rsqrt(1 - x0 * x0)"),
+    },
+    Rule {
+        op: "math.acos",
+        forward: Expr("-dx0 * rsqrt(1 - x0 * x0)"),
+    },
+    Rule {
+        op: "math.atan",
+        forward: Expr("dx0 / (1 + x0 * x0)"),
+    },
+    Rule {
+        op: "math.asinh",
+        forward: Expr("dx0 * rsqrt(x0 * x0 + 1)"),
+    },
+    Rule {
+        op: "math.acosh",
+        forward: Expr("dx0 * rsqrt(x0 * x0 - 1)"),
+    },
+    Rule {
+        op: "math.atanh",
+        forward: Expr("dx0 / (1 - x0 * x0)"),
+    },
+    Rule {
+        op: "math.atan2",
+        forward: Expr("(dx0 * x1 - dx1 * x0) / (x0 * x0 + x1 * x1)"),
+    },
+    Rule {
+        op: "math.exp",
+        forward: Expr("dx0 * y"),
+    },
+    Rule {
+        op: "math.exp2",
+        forward: Expr("dx0 * (y * 0.6931471805599453)"),
+    },
+    Rule {
+        op: "math.expm1",
+        forward: Expr("dx0 * (y + 1)"),
+    },
+    Rule {
+        op: "math.log",
+        forward: Expr("dx0 / x0"),
+    },
+    Rule {
+        op: "math.log2",
+        forward: Expr("dx0 / (x0 * 0.6931471805599453)"),
+    },
+    Rule {
+        op: "math.log10",
+        forward: Expr("dx0 / (x0 * 2.302585092994046)"),
+    },
+    Rule {
+        op: "math.log1p",
+        forward: Expr("dx0 / (x0 + 1)"),
+    },
+    Rule {
+        op: "math.sqrt",
+        forward: Expr("dx0 * (0.5 / y)"),
+    },
+    Rule {
+        op: "math.rsqrt",
+        forward: Expr("dx0 * (-0.5 * y / x0)"),
+    },
+    Rule {
+        op: "math.cbrt",
+        forward: Expr("dx0 * (y / (3 * x0))"),
+    },
+    Rule {
+        op: "math.erf",
+        forward: Expr("dx0 * (1.1283791670955126 * exp(-(x0 * x0)))"),
+    },
+    Rule {
+        op: "math.powf",
+        forward: Expr("dx0 * (x1 * pow(x0, x1 - 1)) + dx1 * (log(x0) * y)"),
+    },
+    Rule {
+        op: "math.fpowi",
+        forward: Expr("dx0 * (itof(x1) * fpowi(x0, dec(x1)))"),
+    },
+    Rule {
+        op: "math.fma",
+        forward: Expr("dx0 * x1 + x0 * dx1 + dx2"),
+    },
+    Rule {
+        op: "math.floor",
+        forward: Zero,
+    },
+    Rule {
+        op: "math.ceil",
+        forward: Zero,
+    },
+    Rule {
+        op: "math.round",
+        forward: Zero,
+    },
+    Rule {
+        op: "math.roundeven",
+        forward: Zero,
+    },
+    Rule {
+        op: "math.trunc",
+        forward: Zero,
+    },
+];

@@ -1,0 +1,259 @@
+//! Derivative rules of the `memref` dialect: every active buffer has a
+//! shadow buffer of the same shape (with a leading direction dimension at
+//! width N) holding the tangents of its elements; loads read the shadow,
+//! stores write it, views view it.
+
+use super::{
+    Forward::{Custom, Inactive},
+    Rule,
+};
+use crate::{
+    forward::{FunctionState, error_at},
+    ir::{Builder, Op},
+};
+use moonc_ir::Error;
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        op: "memref.load",
+        forward: Custom(load),
+    },
+    Rule {
+        op: "memref.store",
+        forward: Custom(store),
+    },
+    Rule {
+        op: "memref.alloc",
+        forward: Custom(alloc),
+    },
+    Rule {
+        op: "memref.alloca",
+        forward: Custom(alloc),
+    },
+    Rule {
+        op: "memref.dealloc",
+        forward: Custom(dealloc),
+    },
+    Rule {
+        op: "memref.copy",
+        forward: Custom(copy),
+    },
+    Rule {
+        op: "memref.subview",
+        forward: Custom(view),
+    },
+    Rule {
+        op: "memref.cast",
+        forward: Custom(view),
+    },
+    Rule {
+        op: "memref.reinterpret_cast",
+        forward: Custom(view),
+    },
+    Rule {
+        op: "memref.collapse_shape",
+        forward: Custom(view),
+    },
+    Rule {
+        op: "memref.expand_shape",
+        forward: Custom(view),
+    },
+    Rule {
+        op: "memref.transpose",
+        forward: Custom(view),
+    },
+    Rule {
+        op: "memref.dim",
+        forward: Inactive,
+    },
+    Rule {
+        op: "memref.rank",
+        forward: Inactive,
+    },
+    Rule {
+        op: "memref.extract_strided_metadata",
+        forward: Inactive,
+    },
+];
+
+/// The identity-on-`d0` map that reads or writes the direction dimension
+/// of a shadow with `rank` dimensions (its primal's rank plus one).
+fn direction_map(s: &FunctionState, rank: usize) -> crate::ir::Attr {
+    let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
+    s.ctx()
+        .attr(&format!("affine_map<({}) -> (d0)>", dims.join(", ")))
+}
+
+fn load(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let result = op.result(0);
+    if !s.is_active(result) {
+        return Ok(());
+    }
+    let operands = op.operands();
+    let shadow = s.shadow(op, operands[0])?;
+    let mut b = Builder::after(op);
+    let tangent = if s.width == 1 {
+        let mut new = vec![shadow];
+        new.extend(&operands[1..]);
+        b.value("memref.load", &new, result.ty(), &[])
+    } else {
+        let zero = b.index(0);
+        let pad = b.float(result.ty(), 0.0);
+        let mut new = vec![shadow, zero];
+        new.extend(&operands[1..]);
+        let indices = new.len() - 1;
+        new.push(pad);
+        let ctx = s.ctx();
+        b.value(
+            "vector.transfer_read",
+            &new,
+            s.tangent_type(result.ty()),
+            &[
+                ("permutation_map", direction_map(s, indices)),
+                ("in_bounds", ctx.attr("[true]")),
+                (
+                    "operandSegmentSizes",
+                    ctx.attr(&format!("array<i32: 1, {indices}, 1, 0>")),
+                ),
+            ],
+        )
+    };
+    s.set_tangent(result, tangent);
+    Ok(())
+}
+
+fn store(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let operands = op.operands();
+    if !s.is_active(operands[1]) {
+        return Ok(());
+    }
+    let shadow = s.shadow(op, operands[1])?;
+    let mut b = Builder::after(op);
+    let tangent = s.tangent_or_zero(&mut b, operands[0]);
+    if s.width == 1 {
+        let mut new = vec![tangent, shadow];
+        new.extend(&operands[2..]);
+        b.create("memref.store", &new, &[], &[], &[], &[]);
+    } else {
+        let zero = b.index(0);
+        let mut new = vec![tangent, shadow, zero];
+        new.extend(&operands[2..]);
+        let indices = new.len() - 2;
+        let ctx = s.ctx();
+        b.create(
+            "vector.transfer_write",
+            &new,
+            &[],
+            &[
+                ("permutation_map", direction_map(s, indices)),
+                ("in_bounds", ctx.attr("[true]")),
+                (
+                    "operandSegmentSizes",
+                    ctx.attr(&format!("array<i32: 1, 1, {indices}, 0>")),
+                ),
+            ],
+            &[],
+            &[],
+        );
+    }
+    Ok(())
+}
+
+fn alloc(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let result = op.result(0);
+    if !s.is_active(result) {
+        return Ok(());
+    }
+    let mut b = Builder::after(op);
+    let shadow = s.new_shadow(&mut b, result, &op.name());
+    s.set_tangent(result, shadow);
+    Ok(())
+}
+
+fn dealloc(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let buffer = op.operand(0);
+    if let Some(shadow) = s.tangent(buffer).filter(|_| s.is_active(buffer)) {
+        let shadow = match shadow.defining_op() {
+            // Free the allocation, not the cast of it made at width N.
+            Some(cast) if cast.name() == "memref.cast" => cast.operand(0),
+            _ => shadow,
+        };
+        Builder::after(op).create("memref.dealloc", &[shadow], &[], &[], &[], &[]);
+    }
+    Ok(())
+}
+
+fn copy(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let (source, target) = (op.operand(0), op.operand(1));
+    if !s.is_active(target) {
+        return Ok(());
+    }
+    let target_shadow = s.shadow(op, target)?;
+    let mut b = Builder::after(op);
+    match s.tangent(source).filter(|_| s.is_active(source)) {
+        Some(source_shadow) => {
+            b.create(
+                "memref.copy",
+                &[source_shadow, target_shadow],
+                &[],
+                &[],
+                &[],
+                &[],
+            );
+        }
+        None => {
+            let zero = b.float(target.ty().element(), 0.0);
+            crate::forward::fill(&mut b, zero, target_shadow);
+        }
+    }
+    Ok(())
+}
+
+/// Views of a buffer: the same view of its shadow.
+fn view(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let result = op.result(0);
+    if !s.is_active(result) {
+        return Ok(());
+    }
+    let shadow = s.shadow(op, op.operand(0))?;
+    let name = op.name();
+    let tangent = if s.width == 1 {
+        let copy = op.clone_detached();
+        copy.set_operand(0, shadow);
+        Builder::after(op).insert(copy).result(0)
+    } else {
+        let mut b = Builder::after(op);
+        let ty = s.tangent_type(result.ty());
+        match name.as_str() {
+            "memref.cast" => b.value("memref.cast", &[shadow], ty, &[]),
+            "memref.subview" => {
+                let mut operands = op.operands();
+                operands[0] = shadow;
+                let prepend = |name: &str, first: i64| {
+                    let mut values = vec![first];
+                    values.extend(op.int_array(name));
+                    let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                    s.ctx().attr(&format!("array<i64: {}>", list.join(", ")))
+                };
+                let attrs = [
+                    (
+                        "operandSegmentSizes",
+                        op.attr("operandSegmentSizes").expect("segments"),
+                    ),
+                    ("static_offsets", prepend("static_offsets", 0)),
+                    ("static_sizes", prepend("static_sizes", s.width as i64)),
+                    ("static_strides", prepend("static_strides", 1)),
+                ];
+                b.value("memref.subview", &operands, ty, &attrs)
+            }
+            _ => {
+                return Err(error_at(
+                    op,
+                    &format!("`{name}` of an active memref is not supported with width > 1 yet"),
+                ));
+            }
+        }
+    };
+    s.set_tangent(result, tangent);
+    Ok(())
+}

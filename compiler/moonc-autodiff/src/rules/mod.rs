@@ -1,0 +1,76 @@
+//! Derivative rules as data: one table per dialect, mapping an operation
+//! name to its forward (tangent) rule. The reverse-mode rule of each
+//! operation will sit beside the forward one in the same entry.
+//!
+//! Adding an operation is one entry plus its test (see `test/Passes/autodiff`).
+
+use crate::{forward::FunctionState, ir::Op};
+use moonc_ir::Error;
+
+mod arith;
+mod cf;
+mod func;
+mod linalg;
+mod math;
+mod memref;
+mod scf;
+
+/// How the tangent of an operation is computed.
+#[derive(Clone, Copy)]
+pub enum Forward {
+    /// The tangent of the (single) result, in the rule language of
+    /// [`crate::expr`].
+    Expr(&'static str),
+    /// The result is piecewise constant: its tangent is zero.
+    Zero,
+    /// The results carry no derivative (comparisons, float-to-int casts,
+    /// shape queries), though operands may be active.
+    Inactive,
+    /// Structural operations (control flow, memory, calls) transform
+    /// themselves, their regions and their shadows.
+    Custom(fn(&mut FunctionState, Op) -> Result<(), Error>),
+}
+
+/// The derivative rule of one operation.
+#[derive(Clone, Copy)]
+pub struct Rule {
+    /// The operation's name, e.g. `math.sin`.
+    pub op: &'static str,
+    pub forward: Forward,
+}
+
+/// Every table, one per dialect.
+const TABLES: &[&[Rule]] = &[
+    arith::RULES,
+    math::RULES,
+    scf::RULES,
+    cf::RULES,
+    memref::RULES,
+    func::RULES,
+    linalg::RULES,
+];
+
+/// The rule for the operation called `name`.
+pub fn lookup(name: &str) -> Option<Rule> {
+    TABLES
+        .iter()
+        .flat_map(|table| table.iter())
+        .find(|rule| rule.op == name)
+        .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_expression_parses_and_names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for rule in TABLES.iter().flat_map(|t| t.iter()) {
+            assert!(seen.insert(rule.op), "two rules for {}", rule.op);
+            if let Forward::Expr(text) = rule.forward {
+                crate::expr::parse(text);
+            }
+        }
+    }
+}
