@@ -149,6 +149,10 @@ impl Activity {
                     }
                 }
             }
+            "scf.parallel" => {
+                let body = op.regions()[0].entry().expect("scf.parallel has a body");
+                changed |= self.flow(&yielded(body), &results);
+            }
             _ if name.starts_with("linalg.") => changed |= self.visit_linalg(op),
             _ => {
                 if self.any_active(&operands) {
