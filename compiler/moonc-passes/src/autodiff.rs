@@ -8,7 +8,56 @@ use moonc_ir::{Error, pass::PassInfo};
 pub static AUTODIFF: PassInfo = PassInfo {
     argument: "moon-autodiff",
     summary: "Differentiate: replace moon.jvp with calls to generated tangent functions",
-    description: r#"TODO"#,
+    description: r#"
+Forward mode. Every `moon.jvp @f(...)` becomes a call to a generated
+private tangent function, one per (function, activities, width), named
+`@f_jvp_<argument activities>_<result activities>[_w<width>]` with one
+letter per activity (`c`onst, `a`ctive, `n` active_noneed, `d`up,
+`u` dup_noneed). Calls inside `@f` get tangent functions of their own
+(recursion works); a function with a `moon.custom_rule` is not
+differentiated through: its `jvp` function is called instead.
+
+Inside a tangent function every active value (one that depends on an
+active input; see the activity analysis in `moonc-autodiff`) has its
+tangent computed right after it by the rule of its operation, taken from
+one table per dialect (`compiler/moonc-autodiff/src/rules/`). Active
+memrefs have shadow buffers: loads read them, stores write them, views
+view them. Loops carry tangents as extra iteration values and branches
+pass them as extra block arguments. With `width N` tangents are
+`vector<Nx...>` and shadows get a leading dimension of N. Unused tangents
+and primal work that only fed `*_noneed` results are removed.
+
+An operation with an active operand and no rule is an error at the
+operation: "no derivative rule for `dialect.op`; attach a custom rule".
+
+Before:
+
+```mlir
+func.func @f(%x: f64) -> f64 {
+  %s = math.sin %x : f64
+  return %s : f64
+}
+func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
+  %y, %dy = moon.jvp @f(%x, %dx) : (f64, f64) -> (f64, f64)
+  return %y, %dy : f64, f64
+}
+```
+
+After:
+
+```mlir
+func.func private @f_jvp_a_a(%x: f64, %dx: f64) -> (f64, f64) {
+  %s = math.sin %x : f64
+  %c = math.cos %x : f64
+  %ds = arith.mulf %dx, %c : f64
+  return %s, %ds : f64, f64
+}
+func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
+  %0:2 = call @f_jvp_a_a(%x, %dx) : (f64, f64) -> (f64, f64)
+  return %0#0, %0#1 : f64, f64
+}
+```
+"#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
     run,
