@@ -96,7 +96,9 @@ impl Json {
     }
 }
 
-fn non_finite(nan: bool, positive: bool) -> String {
+/// The string a non-finite float is written as: "NaN", "Infinity" or
+/// "-Infinity" (which `--args` reads back).
+pub fn non_finite(nan: bool, positive: bool) -> String {
     match (nan, positive) {
         (true, _) => "NaN",
         (false, true) => "Infinity",

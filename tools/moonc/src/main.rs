@@ -1,22 +1,31 @@
 //! `moonc`: the driver that compiles, runs and differentiates MLIR
 //! programs. Subcommands: `run` (JIT-compile and call a function), `compile`
 //! (ahead-of-time: object, shared or static library, assembly, LLVM IR,
-//! with a C header and Rust bindings) and `bench` (time a function
-//! in-process). Every failure is one paragraph on stderr and exit status 1.
+//! with a C header and Rust bindings), `bench` (time a function
+//! in-process), `jacobian` and `grad` (derivatives at a point) and `check`
+//! (test the derivatives moonc generates). Every failure is one paragraph
+//! on stderr and exit status 1.
 
 mod bench;
+mod check;
+mod derivatives;
 mod diagnostics;
 mod failure;
 mod ffi;
+mod forward;
 mod json;
 mod output;
 mod program;
+mod random;
+mod tensor;
 mod values;
+mod wrapper;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use derivatives::Mode;
 use failure::{Failure, Outcome};
 use json::Json;
-use moonc_codegen::{Emit, Jit};
+use moonc_codegen::{Emit, Jit, Signature};
 use program::Session;
 use std::{
     ffi::c_void,
@@ -47,8 +56,16 @@ struct CallOptions {
     entry: Option<String>,
     /// A JSON array with one value per argument (or `@file.json`): a number
     /// for a scalar (an integer for index/iN), a nested list for a memref.
-    #[arg(long, default_value = "[]")]
-    args: String,
+    /// Default: `[]` (for `check`: random inputs).
+    #[arg(long)]
+    args: Option<String>,
+}
+
+impl CallOptions {
+    /// `--args`, `[]` when not given.
+    fn args(&self) -> &str {
+        self.args.as_deref().unwrap_or("[]")
+    }
 }
 
 #[derive(Subcommand)]
@@ -65,6 +82,36 @@ enum Command {
         /// How long to sample, in milliseconds.
         #[arg(long, default_value_t = 500)]
         time_ms: u64,
+    },
+    /// The Jacobian at a point; prints `{"results": [...], "jacobian":
+    /// [[...]]}` with one row per float scalar result and one column per
+    /// float input (scalars, then memrefs row-major, in argument order).
+    Jacobian {
+        #[command(flatten)]
+        call: CallOptions,
+        /// How to differentiate (reverse mode is not available yet).
+        #[arg(long, value_enum, default_value_t = Mode::Forward)]
+        mode: Mode,
+    },
+    /// The gradient of a function with one float scalar result; prints
+    /// `{"value": v, "gradient": [...]}` with per argument a number, a
+    /// nested list (memrefs) or null (integer and index arguments).
+    Grad {
+        #[command(flatten)]
+        call: CallOptions,
+        /// How to differentiate (reverse mode is not available yet).
+        #[arg(long, value_enum, default_value_t = Mode::Forward)]
+        mode: Mode,
+    },
+    /// Test the derivatives moonc generates for a function: determinism,
+    /// the JVP's primal, the JVP against finite differences in random
+    /// directions. Prints a report; exit status 1 if a check fails.
+    Check {
+        #[command(flatten)]
+        call: CallOptions,
+        /// Seed of the random inputs (without --args) and directions.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// Compile FILE ahead of time for the host CPU.
     Compile {
@@ -103,25 +150,18 @@ enum EmitKind {
 /// A compiled function ready to call, and what compiling it took.
 struct Prepared {
     jit: Jit,
-    signature: moonc_codegen::Signature,
+    signature: Signature,
     arguments: Arguments,
     compile_ms: f64,
 }
 
 fn prepare(call: &CallOptions) -> Outcome<Prepared> {
     let start = Instant::now();
-    let values = values::parse_args(&call.args)?;
+    let values = values::parse_args(call.args())?;
     let session = Session::new();
-    let mut module = session.load(&call.file)?;
-    let name = match &call.entry {
-        Some(name) => name.clone(),
-        None => program::only_function(&module, &call.file)?,
-    };
-    let (_, signature) = program::find_entry(&session, &module, &call.file, &name)?;
+    let (mut module, signature, _) = session.load_entry(&call.file, call.entry.as_deref())?;
     let arguments = Arguments::bind(&signature, &values)?;
-    let object = session.compile(&mut module, Emit::Object, std::slice::from_ref(&signature))?;
-    let jit = Jit::load(&object, &moonrt::jit_symbols())
-        .map_err(|e| Failure::new(format!("loading the compiled code: {e}")))?;
+    let jit = session.jit(&mut module, std::slice::from_ref(&signature))?;
     Ok(Prepared {
         jit,
         signature,
@@ -133,17 +173,27 @@ fn prepare(call: &CallOptions) -> Outcome<Prepared> {
 /// A packed entry point and the slots of one call to it.
 type Frame = (unsafe extern "C" fn(*mut *mut c_void), Vec<*mut c_void>);
 
+/// The packed entry point of `signature` in `jit`, with the slots of
+/// `arguments` followed by those of `results` (both must outlive every
+/// call through the frame).
+fn frame(
+    jit: &Jit,
+    signature: &Signature,
+    arguments: &mut Arguments,
+    results: &mut Results,
+) -> Outcome<Frame> {
+    let entry = jit
+        .packed(signature)
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let mut slots = arguments.slots();
+    slots.extend(results.slots());
+    Ok((entry, slots))
+}
+
 impl Prepared {
-    /// The packed entry point, with its argument slots followed by the
-    /// slots of `results` (which must outlive every call).
+    /// The frame of a call with the bound `--args` (see [`frame`]).
     fn frame(&mut self, results: &mut Results) -> Outcome<Frame> {
-        let entry = self
-            .jit
-            .packed(&self.signature)
-            .map_err(|e| Failure::new(e.to_string()))?;
-        let mut slots = self.arguments.slots();
-        slots.extend(results.slots());
-        Ok((entry, slots))
+        frame(&self.jit, &self.signature, &mut self.arguments, results)
     }
 }
 
@@ -204,6 +254,13 @@ fn main() {
         Command::Bench { call, time_ms } => prepare(call)
             .and_then(|prepared| bench::bench(prepared, *time_ms))
             .map(|json| println!("{}", json.render())),
+        Command::Jacobian { call, mode } => {
+            derivatives::jacobian(call, *mode).map(|json| println!("{}", json.render()))
+        }
+        Command::Grad { call, mode } => {
+            derivatives::grad(call, *mode).map(|json| println!("{}", json.render()))
+        }
+        Command::Check { call, seed } => check::check(call, *seed),
         Command::Compile {
             file,
             output,

@@ -1,6 +1,7 @@
-//! A program read from a `.mlir` file: parsing, finding functions, and
-//! compiling through moonc-codegen, with every failure turned into a
-//! located [`Failure`].
+//! A program read from a `.mlir` file: parsing, finding functions, adding
+//! generated functions, differentiating (`--moon-autodiff`) and compiling
+//! through moonc-codegen, with every failure turned into a located
+//! [`Failure`].
 
 use crate::{
     diagnostics::{Diagnostics, file_line_col},
@@ -8,9 +9,14 @@ use crate::{
 };
 use melior::{
     Context,
-    ir::{Module, OperationRef, attribute::StringAttribute},
+    ir::{
+        BlockLike, Module, OperationRef,
+        attribute::StringAttribute,
+        operation::{Operation, OperationRefMut},
+    },
+    pass::PassManager,
 };
-use moonc_codegen::{Emit, Error, Signature};
+use moonc_codegen::{Emit, Error, Jit, Signature};
 use std::path::Path;
 
 /// The MLIR side of a command: a context whose diagnostics are collected.
@@ -46,6 +52,65 @@ impl Session {
         Ok(module)
     }
 
+    /// Reads `path` and finds the public function `entry` (or the only
+    /// public function when `entry` is `None`): the module, the function's
+    /// signature and its location (as MLIR prints it, `loc(...)`).
+    pub fn load_entry(
+        &self,
+        path: &Path,
+        entry: Option<&str>,
+    ) -> Outcome<(Module<'_>, Signature, String)> {
+        let module = self.load(path)?;
+        let name = match entry {
+            Some(name) => name.to_string(),
+            None => only_function(&module, path)?,
+        };
+        let (op, signature) = find_entry(self, &module, path, &name)?;
+        let location = op.location().to_string();
+        Ok((module, signature, location))
+    }
+
+    /// Adds the function `name`, defined in `text`, to `module`. `text` is
+    /// a module of its own, which may declare (privately) the functions of
+    /// `module` that `name` calls; only `name` is moved. Parsing it apart
+    /// keeps the user's locations as they are and works whether or not the
+    /// user wrote an explicit `module { ... }`.
+    pub fn add_function(&self, module: &mut Module, name: &str, text: &str) -> Outcome<()> {
+        if top_level_symbols(module).iter().any(|s| s == name) {
+            return Err(Failure::new(format!(
+                "the symbol @{name} is reserved for the function moonc generates; rename yours"
+            )));
+        }
+        let generated = "<moonc-generated>";
+        let parsed = moonc_ir::pipeline::parse_module(&self.context, text, generated)
+            .ok_or_else(|| self.diagnostics.failure("moonc generated invalid MLIR"))?;
+        let found = top_level_operations(&parsed)
+            .into_iter()
+            .find(|op| symbol_name(op).as_deref() == Some(name))
+            .ok_or_else(|| Failure::new(format!("moonc generated no function @{name}")))?;
+        // SAFETY: the operation belongs to `parsed`, which stays alive until
+        // it is detached; once detached it is owned by the `Operation`.
+        let function = unsafe {
+            OperationRefMut::from_raw(found.to_raw()).remove_from_parent();
+            Operation::from_raw(found.to_raw())
+        };
+        module.body().append_operation(function);
+        if !module.as_operation().verify() {
+            return Err(self
+                .diagnostics
+                .failure(&format!("the generated function @{name} does not verify")));
+        }
+        Ok(())
+    }
+
+    /// Compiles `module` (see [`Session::compile`]) and loads it into this
+    /// process, with packed entry points for `packed`.
+    pub fn jit(&self, module: &mut Module, packed: &[Signature]) -> Outcome<Jit> {
+        let object = self.compile(module, Emit::Object, packed)?;
+        Jit::load(&object, &moonrt::jit_symbols())
+            .map_err(|e| Failure::new(format!("loading the compiled code: {e}")))
+    }
+
     /// Turns a codegen error into a failure, located at `op` when the error
     /// is about it.
     pub fn failure(&self, error: Error, op: Option<&OperationRef>) -> Failure {
@@ -56,14 +121,20 @@ impl Session {
         }
     }
 
-    /// Lowers `module` for the CPU and emits `what`, with packed JIT entry
-    /// points for `packed`.
+    /// Differentiates `module` (`--moon-autodiff` replaces every
+    /// `moon.jvp`), lowers it for the CPU and emits `what`, with packed JIT
+    /// entry points for `packed`.
     pub fn compile(
         &self,
         module: &mut Module,
         what: Emit,
         packed: &[Signature],
     ) -> Outcome<Vec<u8>> {
+        let pm = PassManager::new(&self.context);
+        pm.add_pass(moonc_passes::autodiff::AUTODIFF.create());
+        pm.run(module)
+            .map_err(|_| self.diagnostics.failure("differentiation failed"))?;
+        drop_custom_rules(module);
         moonc_codegen::mark_c_interface(&self.context, module);
         moonc_codegen::lower_to_llvm_dialect(&self.context, module)
             .map_err(|e| self.failure(e, None))?;
@@ -84,6 +155,43 @@ fn symbol_name(op: &OperationRef) -> Option<String> {
             .value()
             .to_string(),
     )
+}
+
+/// Every operation directly in `module`'s body, in order.
+fn top_level_operations<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
+    let mut operations = vec![];
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        operations.push(op);
+        // SAFETY: the next operation belongs to the same live module.
+        next = unsafe {
+            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
+        };
+    }
+    operations
+}
+
+/// Erases the `moon.custom_rule` operations of `module`: they only tell
+/// differentiation what to call, it is done, and nothing lowers them.
+fn drop_custom_rules(module: &mut Module) {
+    let rules: Vec<_> = top_level_operations(module)
+        .iter()
+        .filter(|op| op.name().as_string_ref().as_str() == Ok("moon.custom_rule"))
+        .map(|op| op.to_raw())
+        .collect();
+    for rule in rules {
+        // SAFETY: each rule is a live operation of `module`, erased once;
+        // nothing refers to it (it defines no value or symbol).
+        unsafe { mlir_sys::mlirOperationDestroy(rule) };
+    }
+}
+
+/// The names of the symbols defined directly in `module`.
+fn top_level_symbols(module: &Module) -> Vec<String> {
+    top_level_operations(module)
+        .iter()
+        .filter_map(symbol_name)
+        .collect()
 }
 
 /// The public function `name` of `module` and its signature, or a failure

@@ -1,10 +1,12 @@
 //! Values that cross into and out of compiled code: `--args` JSON bound to
 //! scalars and memref buffers, the slots a packed entry point reads, and
-//! the JSON of results and of memref arguments after the call.
+//! results and memref arguments after the call, as JSON or as numbers
+//! ([`Tensor`]s).
 
 use crate::{
     failure::{Failure, Outcome},
     json::Json,
+    tensor::{Tensor, nest},
 };
 use moonc_codegen::{Scalar, Signature, ValueType};
 use serde_json::Value;
@@ -89,47 +91,86 @@ unsafe fn decode(scalar: Scalar, address: *const u8) -> Json {
     }
 }
 
-/// The nested-list JSON of the memref described by `descriptor`
-/// (`allocated, aligned, offset, sizes.., strides..`).
+/// The number stored at `address` (integers beyond 2^53 are rounded).
 ///
 /// # Safety
-/// The descriptor must describe readable memory of `element`s.
-unsafe fn memref_json(element: Scalar, descriptor: &[i64]) -> Json {
+/// `address` must point to a readable value of type `scalar`.
+unsafe fn number(scalar: Scalar, address: *const u8) -> f64 {
+    // SAFETY: per the contract; unaligned reads for packed memref data.
+    unsafe {
+        match scalar {
+            Scalar::F32 => address.cast::<f32>().read_unaligned() as f64,
+            Scalar::F64 => address.cast::<f64>().read_unaligned(),
+            Scalar::I1 => (address.read() & 1) as f64,
+            Scalar::I8 => address.cast::<i8>().read() as f64,
+            Scalar::I16 => address.cast::<i16>().read_unaligned() as f64,
+            Scalar::I32 => address.cast::<i32>().read_unaligned() as f64,
+            Scalar::I64 | Scalar::Index => address.cast::<i64>().read_unaligned() as f64,
+        }
+    }
+}
+
+/// The shape of the memref described by `descriptor` (`allocated,
+/// aligned, offset, sizes.., strides..`) and the address of each of its
+/// elements, in row-major order.
+fn memref_elements(element: Scalar, descriptor: &[i64]) -> (Vec<usize>, Vec<*const u8>) {
     let rank = (descriptor.len() - 3) / 2;
     let aligned = descriptor[1] as *const u8;
     let sizes = &descriptor[3..3 + rank];
     let strides = &descriptor[3 + rank..];
-    fn level(
-        element: Scalar,
-        base: *const u8,
-        position: i64,
-        sizes: &[i64],
-        strides: &[i64],
-    ) -> Json {
-        match sizes.split_first() {
-            // SAFETY: in bounds of the descriptor's memory by construction.
-            None => unsafe {
-                decode(
-                    element,
-                    base.offset((position * element.size() as i64) as isize),
-                )
-            },
-            Some((&size, rest)) => Json::List(
-                (0..size)
-                    .map(|i| {
-                        level(
-                            element,
-                            base,
-                            position + i * strides[0],
-                            rest,
-                            &strides[1..],
-                        )
-                    })
-                    .collect(),
-            ),
+    let shape: Vec<usize> = sizes.iter().map(|&n| n.max(0) as usize).collect();
+    let count: usize = shape.iter().product();
+    let mut addresses = Vec::with_capacity(count);
+    let mut index = vec![0usize; rank];
+    for _ in 0..count {
+        let position = descriptor[2]
+            + index
+                .iter()
+                .zip(strides)
+                .map(|(&i, &s)| i as i64 * s)
+                .sum::<i64>();
+        addresses.push(aligned.wrapping_offset((position * element.size() as i64) as isize));
+        // The next row-major index: the last dimension moves fastest.
+        for k in (0..rank).rev() {
+            index[k] += 1;
+            if index[k] < shape[k] {
+                break;
+            }
+            index[k] = 0;
         }
     }
-    level(element, aligned, descriptor[2], sizes, strides)
+    (shape, addresses)
+}
+
+/// The nested-list JSON of the memref described by `descriptor`.
+///
+/// # Safety
+/// The descriptor must describe readable memory of `element`s.
+unsafe fn memref_json(element: Scalar, descriptor: &[i64]) -> Json {
+    let (shape, addresses) = memref_elements(element, descriptor);
+    // SAFETY: the addresses lie in the descriptor's memory.
+    let leaves: Vec<Json> = addresses
+        .iter()
+        .map(|&a| unsafe { decode(element, a) })
+        .collect();
+    nest(&shape, &leaves, &Json::clone, &Json::List)
+}
+
+/// The contents of the memref described by `descriptor`, as numbers.
+///
+/// # Safety
+/// The descriptor must describe readable memory of `element`s.
+unsafe fn memref_tensor(element: Scalar, descriptor: &[i64]) -> Tensor {
+    let (shape, addresses) = memref_elements(element, descriptor);
+    Tensor {
+        element,
+        shape,
+        // SAFETY: the addresses lie in the descriptor's memory.
+        data: addresses
+            .iter()
+            .map(|&a| unsafe { number(element, a) })
+            .collect(),
+    }
 }
 
 /// Collects the leaves of a nested list of depth `rank`, and its shape.
@@ -182,7 +223,8 @@ fn flatten<'v>(
 
 /// One argument, in the memory the call reads.
 enum Bound {
-    Scalar(Box<u64>),
+    /// A scalar of type `.0`, its bits in the low bytes of `.1`.
+    Scalar(Scalar, Box<u64>),
     MemRef {
         element: Scalar,
         /// Keeps the buffer alive (8-byte aligned); the descriptor points in.
@@ -236,7 +278,7 @@ impl Arguments {
         let mut slots = vec![];
         for bound in &mut self.0 {
             match bound {
-                Bound::Scalar(bits) => slots.push((&mut **bits as *mut u64).cast()),
+                Bound::Scalar(_, bits) => slots.push((&mut **bits as *mut u64).cast()),
                 Bound::MemRef { descriptor, .. } => slots.extend(
                     descriptor
                         .iter_mut()
@@ -247,13 +289,35 @@ impl Arguments {
         slots
     }
 
+    /// The current value of every argument: a scalar's value, a memref's
+    /// contents.
+    pub fn tensors(&self) -> Vec<Tensor> {
+        self.0
+            .iter()
+            .map(|bound| match bound {
+                Bound::Scalar(scalar, bits) => Tensor {
+                    element: *scalar,
+                    shape: vec![],
+                    // SAFETY: the low bytes of `bits` hold the value.
+                    data: vec![unsafe { number(*scalar, (&**bits as *const u64).cast()) }],
+                },
+                // SAFETY: our own descriptor over our own buffer.
+                Bound::MemRef {
+                    element,
+                    descriptor,
+                    ..
+                } => unsafe { memref_tensor(*element, descriptor) },
+            })
+            .collect()
+    }
+
     /// `null` for each scalar, the current contents of each memref.
     pub fn to_json(&self) -> Json {
         Json::List(
             self.0
                 .iter()
                 .map(|bound| match bound {
-                    Bound::Scalar(_) => Json::Null,
+                    Bound::Scalar(..) => Json::Null,
                     // SAFETY: our own descriptor over our own buffer.
                     Bound::MemRef {
                         element,
@@ -268,7 +332,10 @@ impl Arguments {
 
 fn bind_one(t: &ValueType, value: &Value) -> Result<Bound, String> {
     let ValueType::MemRef { element, shape, .. } = t else {
-        return Ok(Bound::Scalar(Box::new(encode(t.element(), value)?)));
+        return Ok(Bound::Scalar(
+            t.element(),
+            Box::new(encode(t.element(), value)?),
+        ));
     };
     let rank = shape.len();
     let mut actual = vec![];
@@ -372,7 +439,7 @@ impl Results {
             .iter()
             .filter_map(|b| match b {
                 Bound::MemRef { descriptor, .. } => Some(descriptor[0]),
-                Bound::Scalar(_) => None,
+                Bound::Scalar(..) => None,
             })
             .collect();
         // `memref.get_global` results carry this marker instead of a pointer.
@@ -388,6 +455,28 @@ impl Results {
                 storage[0] = 0;
             }
         }
+    }
+
+    /// The results as numbers: a scalar's value, a memref's contents.
+    ///
+    /// # Safety
+    /// Only after a call stored every result.
+    pub unsafe fn tensors(&self) -> Vec<Tensor> {
+        self.types
+            .iter()
+            .zip(&self.storage)
+            // SAFETY: as in `to_json`.
+            .map(|(t, s)| unsafe {
+                match t {
+                    ValueType::Scalar(scalar) => Tensor {
+                        element: *scalar,
+                        shape: vec![],
+                        data: vec![number(*scalar, s.as_ptr().cast())],
+                    },
+                    ValueType::MemRef { element, .. } => memref_tensor(*element, s),
+                }
+            })
+            .collect()
     }
 
     /// The results as JSON: numbers, and nested lists for memrefs.

@@ -1,0 +1,208 @@
+//! The forward-mode wrapper of an entry function: a public function
+//! `@__moonc_jvp_<entry>` whose body is one `moon.jvp @<entry>` with the
+//! default activities, so that `--moon-autodiff` generates the tangent code
+//! and the JIT can call it like any public function.
+
+use moonc_codegen::{Signature, ValueType};
+
+/// Whether an argument of type `t` has a tangent operand under the default
+/// activities: a float scalar is `active`, a memref of floats is `dup`
+/// (its shadow has the memref's type); everything else is `const`.
+pub fn has_tangent(t: &ValueType) -> bool {
+    t.element().is_float()
+}
+
+/// Whether a result of type `t` has a tangent under the default
+/// activities: float scalars are `active`, everything else is `const`.
+pub fn is_active_result(t: &ValueType) -> bool {
+    matches!(t, ValueType::Scalar(s) if s.is_float())
+}
+
+/// The generated wrapper: its MLIR text (a module that also declares the
+/// entry, so that it verifies on its own) and its signature.
+pub struct Wrapper {
+    /// `__moonc_jvp_<entry>`.
+    pub name: String,
+    pub text: String,
+    /// Arguments: the entry's, then one tangent per argument with one.
+    /// Results: the entry's, then one tangent per active result.
+    pub signature: Signature,
+}
+
+/// The JVP wrapper of `entry`, every operation located at `location` (the
+/// entry's own location as MLIR prints it, `loc(...)`), so that errors in
+/// differentiating it point at the user's function.
+pub fn jvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
+    let name = format!("__moonc_jvp_{}", entry.name);
+    let tangents: Vec<&ValueType> = entry.args.iter().filter(|t| has_tangent(t)).collect();
+    let args: Vec<ValueType> = entry
+        .args
+        .iter()
+        .chain(tangents.iter().copied())
+        .cloned()
+        .collect();
+    let results: Vec<ValueType> = entry
+        .results
+        .iter()
+        .chain(entry.results.iter().filter(|t| is_active_result(t)))
+        .cloned()
+        .collect();
+
+    let list = |types: &[ValueType]| types.iter().map(spelling).collect::<Vec<_>>().join(", ");
+    let operands: Vec<String> = (0..entry.args.len())
+        .map(|i| format!("%a{i}"))
+        .chain((0..tangents.len()).map(|i| format!("%t{i}")))
+        .collect();
+    let parameters: Vec<String> = operands
+        .iter()
+        .zip(&args)
+        .map(|(operand, t)| format!("{operand}: {}", spelling(t)))
+        .collect();
+    let (bind, returned) = match results.len() {
+        0 => (String::new(), String::new()),
+        1 => ("%r = ".to_string(), " %r".to_string()),
+        n => (
+            format!("%r:{n} = "),
+            format!(
+                " {}",
+                (0..n)
+                    .map(|i| format!("%r#{i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+    };
+    let return_types = if results.is_empty() {
+        String::new()
+    } else {
+        format!(" : {}", list(&results))
+    };
+    let text = format!(
+        "func.func private {callee}({entry_args}) -> ({entry_results}) {location}\n\
+         func.func {wrapper}({parameters}) -> ({results}) {{\n\
+         \x20 {bind}moon.jvp {callee}({operands}) : ({args}) -> ({results}) {location}\n\
+         \x20 return{returned}{return_types} {location}\n\
+         }} {location}\n",
+        callee = symbol(&entry.name),
+        entry_args = list(&entry.args),
+        entry_results = list(&entry.results),
+        wrapper = symbol(&name),
+        parameters = parameters.join(", "),
+        results = list(&results),
+        operands = operands.join(", "),
+        args = list(&args),
+    );
+    Wrapper {
+        signature: Signature {
+            name: name.clone(),
+            args,
+            results,
+        },
+        name,
+        text,
+    }
+}
+
+/// The full MLIR spelling of `t`, its strided layout included.
+fn spelling(t: &ValueType) -> String {
+    let plain = t.to_string();
+    let ValueType::MemRef {
+        layout: Some(layout),
+        ..
+    } = t
+    else {
+        return plain;
+    };
+    let number = |n: Option<i64>| n.map_or("?".to_string(), |n| n.to_string());
+    let strides: Vec<String> = layout.strides.iter().map(|s| number(*s)).collect();
+    format!(
+        "{}, strided<[{}], offset: {}>>",
+        &plain[..plain.len() - 1],
+        strides.join(", "),
+        number(layout.offset)
+    )
+}
+
+/// `@name`, quoted when `name` is not a bare identifier.
+fn symbol(name: &str) -> String {
+    let bare = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_$.".contains(c));
+    if bare {
+        format!("@{name}")
+    } else {
+        format!("@\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use moonc_codegen::Scalar;
+
+    fn memref(shape: Vec<Option<usize>>) -> ValueType {
+        ValueType::MemRef {
+            element: Scalar::F64,
+            shape,
+            layout: None,
+        }
+    }
+
+    #[test]
+    fn wrapper_follows_the_default_activities() {
+        let entry = Signature {
+            name: "f".into(),
+            args: vec![
+                ValueType::Scalar(Scalar::F64),
+                memref(vec![None]),
+                ValueType::Scalar(Scalar::I32),
+            ],
+            results: vec![ValueType::Scalar(Scalar::F64), memref(vec![Some(2)])],
+        };
+        let wrapper = jvp_wrapper(&entry, "loc(\"f.mlir\":1:1)");
+        assert_eq!(wrapper.name, "__moonc_jvp_f");
+        assert_eq!(
+            wrapper.text,
+            "func.func private @f(f64, memref<?xf64>, i32) -> (f64, memref<2xf64>) loc(\"f.mlir\":1:1)\n\
+             func.func @__moonc_jvp_f(%a0: f64, %a1: memref<?xf64>, %a2: i32, %t0: f64, %t1: memref<?xf64>) -> (f64, memref<2xf64>, f64) {\n\
+             \x20 %r:3 = moon.jvp @f(%a0, %a1, %a2, %t0, %t1) : (f64, memref<?xf64>, i32, f64, memref<?xf64>) -> (f64, memref<2xf64>, f64) loc(\"f.mlir\":1:1)\n\
+             \x20 return %r#0, %r#1, %r#2 : f64, memref<2xf64>, f64 loc(\"f.mlir\":1:1)\n\
+             } loc(\"f.mlir\":1:1)\n"
+        );
+        assert_eq!(wrapper.signature.args.len(), 5);
+        assert_eq!(wrapper.signature.results.len(), 3);
+    }
+
+    #[test]
+    fn no_results_and_one_result() {
+        let none = Signature {
+            name: "g".into(),
+            args: vec![memref(vec![Some(3)])],
+            results: vec![],
+        };
+        let text = jvp_wrapper(&none, "loc(unknown)").text;
+        assert!(text.contains("  moon.jvp @g(%a0, %t0) : (memref<3xf64>, memref<3xf64>) -> () loc(unknown)\n  return loc(unknown)\n"), "{text}");
+        let one = Signature {
+            name: "h".into(),
+            args: vec![ValueType::Scalar(Scalar::I64)],
+            results: vec![ValueType::Scalar(Scalar::I64)],
+        };
+        let text = jvp_wrapper(&one, "loc(unknown)").text;
+        assert!(
+            text.contains("%r = moon.jvp @h(%a0) : (i64) -> (i64)"),
+            "{text}"
+        );
+        assert!(text.contains("return %r : i64"), "{text}");
+    }
+
+    #[test]
+    fn odd_names_are_quoted() {
+        assert_eq!(symbol("f.x$1"), "@f.x$1");
+        assert_eq!(symbol("a b\"c"), "@\"a b\\\"c\"");
+        assert_eq!(symbol("1f"), "@\"1f\"");
+    }
+}
