@@ -117,8 +117,11 @@ impl Activity {
                 }
             }
             "func.call" | "moon.jvp" => {
+                // The callee may store active values into any buffer it is
+                // given.
                 if self.any_active(&operands) {
-                    for &v in operands.iter().chain(&results) {
+                    let buffers = operands.iter().filter(|v| v.ty().is_memref());
+                    for &v in buffers.chain(&results) {
                         changed |= self.mark(v);
                     }
                 }

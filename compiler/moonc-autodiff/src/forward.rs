@@ -465,6 +465,13 @@ fn generate(
     at: Op,
 ) -> Result<Op, Error> {
     let ctx = diff.ctx;
+    // Derivatives requested inside the function are generated first, so
+    // that differentiating it differentiates their tangent functions
+    // (forward over forward).
+    while let Some(inner) = first_jvp(primal) {
+        replace_jvp(diff, inner)?;
+        diff.run_pending()?;
+    }
     let (inputs, outputs) = diff.function_type(&key.function).expect("a function");
     if key.args.len() != inputs.len() || key.results.len() != outputs.len() {
         return Err(error_at(
@@ -590,16 +597,16 @@ fn remove_dead_code(function: Op) {
 /// Replaces every `moon.jvp` in `module` by a call to its tangent function.
 pub fn differentiate(module: Op) -> Result<(), Error> {
     let mut diff = Differentiator::new(module);
-    let jvps: Vec<Op> = module
-        .walk()
-        .into_iter()
-        .filter(|op| op.name() == "moon.jvp")
-        .collect();
-    for op in jvps {
+    while let Some(op) = first_jvp(module) {
         replace_jvp(&mut diff, op)?;
         diff.run_pending()?;
     }
     Ok(())
+}
+
+/// The first `moon.jvp` nested in `op`, if any.
+fn first_jvp(op: Op) -> Option<Op> {
+    op.walk().into_iter().find(|o| o.name() == "moon.jvp")
 }
 
 /// The activities stored in `op`'s attribute `name`, if present.
