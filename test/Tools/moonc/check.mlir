@@ -127,3 +127,39 @@ func.func @ints(%n: i32) -> i32 {
   %r = arith.muli %n, %n : i32
   return %r : i32
 }
+
+// A wrong shadow: the rule for m *= s forgets the ds term of dm. Only the
+// memref's final contents show it, so check compares the shadows too.
+// RUN: bash -c 'moonc check %s --entry scale_in_place > %t.scale.out; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=SHADOW < %t.scale.out
+// SHADOW: check @scale_in_place: 3 float inputs, 2 float outputs
+// SHADOW: primal: ok
+// SHADOW-NEXT: direction 1: FAIL
+// SHADOW-NEXT: direction 2: FAIL
+// SHADOW-NEXT: direction 3: FAIL
+func.func @scale_in_place(%m: memref<2xf64>, %s: f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %v = memref.load %m[%i] : memref<2xf64>
+    %w = arith.mulf %v, %s : f64
+    memref.store %w, %m[%i] : memref<2xf64>
+  }
+  return
+}
+func.func private @scale_in_place_jvp(%m: memref<2xf64>, %s: f64, %dm: memref<2xf64>, %ds: f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %v = memref.load %m[%i] : memref<2xf64>
+    %dv = memref.load %dm[%i] : memref<2xf64>
+    %w = arith.mulf %v, %s : f64
+    %dw = arith.mulf %dv, %s : f64
+    memref.store %w, %m[%i] : memref<2xf64>
+    memref.store %dw, %dm[%i] : memref<2xf64>
+  }
+  return
+}
+moon.custom_rule @scale_in_place jvp @scale_in_place_jvp

@@ -369,6 +369,14 @@ fn finite_differences(
     let mut trials = vec![];
     for &h in tolerance.steps {
         let (plus, minus) = (at(h)?, at(-h)?);
+        if plus.len() != tangent.len() || minus.len() != tangent.len() {
+            return Err(Failure::new(format!(
+                "internal error: @{} has {} outputs but its JVP {} tangents",
+                signature.name,
+                plus.len(),
+                tangent.len()
+            )));
+        }
         let fd: Vec<f64> = plus
             .iter()
             .zip(&minus)
