@@ -52,6 +52,7 @@ docs: bootstrap
 # written under bench/ and committed.
 bench: build
 	bench/cpu/run.sh | tee bench/cpu/results.txt
+	bench/forward/run.sh | tee bench/forward/results.txt
 
 clean:
 	$(CARGO) clean
