@@ -44,6 +44,7 @@ fn columns(forward: &Forward, inputs: &Inputs) -> Outcome<Vec<Vec<Tensor>>> {
         .map(|j| {
             direction[j] = 1.0;
             let jvp = forward.jvp(inputs, &direction);
+            direction[j] = 0.0;
             Ok(jvp?.result_tangents)
         })
         .collect()
