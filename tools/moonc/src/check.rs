@@ -6,16 +6,19 @@
 //! mode exists) the dot-product test between forward and reverse mode.
 //! Each check prints one line; the command fails if any check fails.
 
+mod draw;
+mod finite_differences;
+
 use crate::{
     CallOptions,
     failure::{Failure, Outcome},
     forward::{Evaluation, Forward, Jvp},
     random::SplitMix64,
-    tensor::{Input, Inputs, Tensor},
+    tensor::{Inputs, Tensor},
     values,
-    wrapper::is_active_result,
 };
-use moonc_codegen::{Scalar, Signature, ValueType};
+use finite_differences::{DIRECTIONS, finite_differences, output_count, random_direction};
+use moonc_codegen::{Signature, ValueType};
 
 /// The result of one check.
 enum Verdict {
@@ -25,30 +28,6 @@ enum Verdict {
     Skipped(String),
 }
 
-/// The finite-difference steps and the tolerances of one precision.
-struct Tolerance {
-    steps: &'static [f64],
-    rtol: f64,
-    atol: f64,
-}
-
-/// For functions computing in f64 only.
-const F64: Tolerance = Tolerance {
-    steps: &[1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8],
-    rtol: 1e-6,
-    atol: 1e-9,
-};
-
-/// For functions with any f32 argument or result.
-const F32: Tolerance = Tolerance {
-    steps: &[1e-1, 3e-2, 1e-2, 3e-3],
-    rtol: 1e-2,
-    atol: 1e-4,
-};
-
-/// How many random directions the JVP is checked in.
-const DIRECTIONS: usize = 3;
-
 /// Runs every check of `call`'s entry and prints the report on stdout;
 /// fails (after the report) when a check fails.
 pub fn check(call: &CallOptions, seed: u64) -> Outcome<()> {
@@ -56,20 +35,25 @@ pub fn check(call: &CallOptions, seed: u64) -> Outcome<()> {
     let given = call.args.as_deref().map(values::parse_args).transpose()?;
     let (forward, inputs) = Forward::compile(call, |signature| match &given {
         Some(values) => Inputs::from_args(signature, values),
-        None => random_inputs(signature, &mut rng),
+        None => draw::random_inputs(signature, &mut rng),
     })?;
-    let signature = &forward.primal;
     let origin = match given {
         Some(_) => "from --args".to_string(),
         None => format!("drawn with seed {seed}"),
     };
+    print_header(&forward.primal, &inputs, &origin);
+    let verdicts = run_checks(&forward, &inputs, &mut rng)?;
+    report(&forward.primal, &verdicts)
+}
+
+/// The report's first lines: what is checked, at which point.
+fn print_header(signature: &Signature, inputs: &Inputs, origin: &str) {
+    let (dimension, outputs) = (inputs.dimension(), output_count(signature, inputs));
     println!(
-        "check @{}: {} float input{}, {} float output{}",
+        "check @{}: {dimension} float input{}, {outputs} float output{}",
         signature.name,
-        inputs.dimension(),
-        plural(inputs.dimension()),
-        output_count(signature, &inputs),
-        plural(output_count(signature, &inputs)),
+        plural(dimension),
+        plural(outputs),
     );
     let shown = inputs.to_json().render();
     if shown.len() <= 240 {
@@ -80,56 +64,56 @@ pub fn check(call: &CallOptions, seed: u64) -> Outcome<()> {
             shown.len()
         );
     }
+}
 
-    let directions: Vec<Vec<f64>> = if inputs.dimension() == 0 {
-        vec![vec![]]
-    } else {
-        (0..DIRECTIONS)
-            .map(|_| random_direction(inputs.dimension(), &mut rng))
-            .collect()
+/// Every check, named, in the order they are reported.
+fn run_checks(
+    forward: &Forward,
+    inputs: &Inputs,
+    rng: &mut SplitMix64,
+) -> Outcome<Vec<(String, Verdict)>> {
+    let directions: Vec<Vec<f64>> = match inputs.dimension() {
+        0 => vec![vec![]],
+        n => (0..DIRECTIONS).map(|_| random_direction(n, rng)).collect(),
     };
-    let plain = forward.primal(&inputs)?;
+    let plain = forward.primal(inputs)?;
     let jvps = directions
         .iter()
-        .map(|d| forward.jvp(&inputs, d))
+        .map(|d| forward.jvp(inputs, d))
         .collect::<Outcome<Vec<Jvp>>>()?;
-
     let mut verdicts = vec![
         (
             "determinism".to_string(),
-            determinism(&forward, &inputs, &plain)?,
+            determinism(forward, inputs, &plain)?,
         ),
-        ("primal".to_string(), primal(signature, &plain, &jvps)),
+        ("primal".to_string(), primal(&forward.primal, &plain, &jvps)),
     ];
-    let tolerance = tolerance(signature);
     for (index, (direction, jvp)) in directions.iter().zip(&jvps).enumerate() {
-        let verdict = finite_differences(&forward, &inputs, direction, jvp, tolerance)?;
-        let name = format!("jvp vs finite differences, direction {}", index + 1);
-        verdicts.push((name, verdict));
-        if inputs.dimension() == 0 {
-            break;
-        }
+        verdicts.push((
+            format!("jvp vs finite differences, direction {}", index + 1),
+            finite_differences(forward, inputs, direction, jvp)?,
+        ));
     }
     verdicts.push((
         "dot product (forward vs reverse)".to_string(),
         dot_product(),
     ));
+    Ok(verdicts)
+}
 
+/// Prints one line per check and the summary; fails if a check failed.
+fn report(signature: &Signature, verdicts: &[(String, Verdict)]) -> Outcome<()> {
     let mut failed = 0;
     let mut total = 0;
-    for (name, verdict) in &verdicts {
+    for (name, verdict) in verdicts {
         let (state, detail) = match verdict {
             Verdict::Pass(detail) => ("ok", detail),
             Verdict::Fail(detail) => ("FAIL", detail),
             Verdict::Skipped(detail) => ("skipped", detail),
         };
         println!("  {name}: {state}: {detail}");
-        if !matches!(verdict, Verdict::Skipped(_)) {
-            total += 1;
-        }
-        if matches!(verdict, Verdict::Fail(_)) {
-            failed += 1;
-        }
+        total += usize::from(!matches!(verdict, Verdict::Skipped(_)));
+        failed += usize::from(matches!(verdict, Verdict::Fail(_)));
     }
     if failed == 0 {
         println!("check: PASS ({total} check{})", plural(total));
@@ -145,122 +129,6 @@ pub fn check(call: &CallOptions, seed: u64) -> Outcome<()> {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
-}
-
-/// Inputs drawn from `rng`: every float uniform in [0.5, 1.5], memrefs of
-/// their static shape. Integers and dynamic shapes must come from --args.
-fn random_inputs(signature: &Signature, rng: &mut SplitMix64) -> Outcome<Inputs> {
-    let name = &signature.name;
-    let mut inputs = vec![];
-    for (index, t) in signature.args.iter().enumerate() {
-        let element = t.element();
-        if !element.is_float() {
-            return Err(Failure::new(format!(
-                "argument #{index} of @{name} ({t}) is not a float, and check draws only \
-                 float inputs: give the arguments with --args"
-            )));
-        }
-        let shape: Vec<usize> = match t {
-            ValueType::Scalar(_) => vec![],
-            ValueType::MemRef { shape, .. } => shape
-                .iter()
-                .map(|d| {
-                    d.ok_or_else(|| {
-                        Failure::new(format!(
-                            "argument #{index} of @{name} ({t}) has a dynamic size, which \
-                             check cannot choose: give the arguments with --args"
-                        ))
-                    })
-                })
-                .collect::<Outcome<_>>()?,
-        };
-        let data = (0..shape.iter().product())
-            .map(|_| round(element, rng.uniform(0.5, 1.5)))
-            .collect();
-        inputs.push(Input::Float(Tensor::new(element, &shape, data)));
-    }
-    Ok(Inputs(inputs))
-}
-
-/// `x` rounded to the precision of `element`.
-fn round(element: Scalar, x: f64) -> f64 {
-    match element {
-        Scalar::F32 => x as f32 as f64,
-        _ => x,
-    }
-}
-
-/// A direction of Euclidean norm 1 over `dimension` coordinates.
-fn random_direction(dimension: usize, rng: &mut SplitMix64) -> Vec<f64> {
-    let raw: Vec<f64> = (0..dimension).map(|_| rng.uniform(-1.0, 1.0)).collect();
-    let norm = norm(&raw);
-    if norm == 0.0 {
-        let mut unit = vec![0.0; dimension];
-        unit[0] = 1.0;
-        return unit;
-    }
-    raw.iter().map(|x| x / norm).collect()
-}
-
-fn norm(v: &[f64]) -> f64 {
-    v.iter().map(|x| x * x).sum::<f64>().sqrt()
-}
-
-/// F32 steps and tolerances if any argument or result is (or holds) f32.
-fn tolerance(signature: &Signature) -> &'static Tolerance {
-    let any_f32 = signature
-        .args
-        .iter()
-        .chain(&signature.results)
-        .any(|t| t.element() == Scalar::F32);
-    if any_f32 { &F32 } else { &F64 }
-}
-
-/// How many numbers [`outputs`] has.
-fn output_count(signature: &Signature, inputs: &Inputs) -> usize {
-    let results = signature
-        .results
-        .iter()
-        .filter(|t| is_active_result(t))
-        .count();
-    let memrefs: usize = signature
-        .args
-        .iter()
-        .zip(&inputs.0)
-        .filter_map(|(t, input)| match (t, input) {
-            (ValueType::MemRef { .. }, Input::Float(tensor)) => Some(tensor.data.len()),
-            _ => None,
-        })
-        .sum();
-    results + memrefs
-}
-
-/// What the JVP is checked on, flattened: the float scalar results, then
-/// the final contents of the memref-of-floats arguments.
-fn outputs(signature: &Signature, evaluation: &Evaluation) -> Vec<f64> {
-    let results = signature
-        .results
-        .iter()
-        .zip(&evaluation.results)
-        .filter(|(t, _)| is_active_result(t));
-    let memrefs = signature
-        .args
-        .iter()
-        .zip(&evaluation.arguments)
-        .filter(|(t, _)| matches!(t, ValueType::MemRef { .. }) && t.element().is_float());
-    results
-        .chain(memrefs)
-        .flat_map(|(_, tensor)| tensor.data.iter().copied())
-        .collect()
-}
-
-/// The tangent of [`outputs`] that a JVP computed.
-fn tangent_outputs(jvp: &Jvp) -> Vec<f64> {
-    jvp.result_tangents
-        .iter()
-        .chain(&jvp.shadows)
-        .flat_map(|tensor| tensor.data.iter().copied())
-        .collect()
 }
 
 /// Where the evaluations `a` and `b` (named by `names`) differ, that is
@@ -332,89 +200,6 @@ fn primal(signature: &Signature, plain: &Evaluation, jvps: &[Jvp]) -> Verdict {
     Verdict::Pass(format!(
         "the JVP computes the plain call's results and memref contents (to {PRIMAL_ULPS} ulp)"
     ))
-}
-
-/// The JVP in `direction` agrees with central finite differences
-/// (F(x + h·d) − F(x − h·d)) / 2h for at least one step h.
-fn finite_differences(
-    forward: &Forward,
-    inputs: &Inputs,
-    direction: &[f64],
-    jvp: &Jvp,
-    tolerance: &Tolerance,
-) -> Outcome<Verdict> {
-    let signature = &forward.primal;
-    if direction.is_empty() {
-        return Ok(Verdict::Skipped(format!(
-            "@{} has no float inputs",
-            signature.name
-        )));
-    }
-    let tangent = tangent_outputs(jvp);
-    if tangent.is_empty() {
-        return Ok(Verdict::Skipped(format!(
-            "@{} has no float outputs (float scalar results or memref-of-floats arguments)",
-            signature.name
-        )));
-    }
-    let x = inputs.coordinates();
-    let at = |h: f64| -> Outcome<Vec<f64>> {
-        let moved: Vec<f64> = x.iter().zip(direction).map(|(x, d)| x + h * d).collect();
-        Ok(outputs(
-            signature,
-            &forward.primal(&inputs.with_coordinates(&moved))?,
-        ))
-    };
-    // (step, relative error, within tolerance, |fd|) for every step.
-    let mut trials = vec![];
-    for &h in tolerance.steps {
-        let (plus, minus) = (at(h)?, at(-h)?);
-        if plus.len() != tangent.len() || minus.len() != tangent.len() {
-            return Err(Failure::new(format!(
-                "internal error: @{} has {} outputs but its JVP {} tangents",
-                signature.name,
-                plus.len(),
-                tangent.len()
-            )));
-        }
-        let fd: Vec<f64> = plus
-            .iter()
-            .zip(&minus)
-            .map(|(p, m)| (p - m) / (2.0 * h))
-            .collect();
-        let difference: Vec<f64> = fd.iter().zip(&tangent).map(|(f, t)| f - t).collect();
-        let error = norm(&difference);
-        let scale = norm(&fd).max(norm(&tangent));
-        let relative = if error == 0.0 { 0.0 } else { error / scale };
-        let within = error <= tolerance.atol + tolerance.rtol * scale;
-        trials.push((h, relative, within, norm(&fd)));
-    }
-    let rank = |relative: f64| {
-        if relative.is_nan() {
-            f64::INFINITY
-        } else {
-            relative
-        }
-    };
-    // The best step: within tolerance first, then the smallest relative error.
-    let best = trials
-        .iter()
-        .min_by(|a, b| (!a.2).cmp(&!b.2).then(rank(a.1).total_cmp(&rank(b.1))));
-    let Some(&(h, relative, within, fd_norm)) = best else {
-        return Ok(Verdict::Skipped("no finite-difference steps".into()));
-    };
-    let detail = format!("relative error {relative:.1e} at h = {h:e}");
-    Ok(if within {
-        Verdict::Pass(detail)
-    } else {
-        Verdict::Fail(format!(
-            "{detail} (the best step), beyond rtol {:e} and atol {:e}; |jvp| = {:.4e}, \
-             |finite difference| = {fd_norm:.4e}",
-            tolerance.rtol,
-            tolerance.atol,
-            norm(&tangent)
-        ))
-    })
 }
 
 /// ⟨ȳ, J·ẋ⟩ = ⟨Jᵀ·ȳ, ẋ⟩ between forward and reverse mode.
