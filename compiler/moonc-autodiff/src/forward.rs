@@ -408,6 +408,12 @@ impl FunctionState<'_> {
                 if !self.is_active(result) {
                     return Ok(());
                 }
+                if result.ty().is_memref() {
+                    return Err(error_at(
+                        op,
+                        &format!("`{name}` of active buffers cannot be differentiated yet"),
+                    ));
+                }
                 let tangents: Vec<Option<Value>> =
                     operands.iter().map(|&v| self.tangent(v)).collect();
                 let env = Env {

@@ -4,10 +4,9 @@
 // them) and its primal with a plain call. Arguments are shifted or scaled
 // inside the functions so that every op stays inside its domain.
 //
-// Not here yet: asin, acos, asinh and acosh (their derivative rules emit
-// math.rsqrt), math.rsqrt itself, and absf and copysign (absf's rule and
-// copysign itself lower to math.copysign): moon-cpu-pipeline cannot lower
-// math.rsqrt or math.copysign ("failed to legalize operation").
+// Not here yet: math.rsqrt and math.copysign themselves, which
+// moon-cpu-pipeline cannot lower ("failed to legalize operation"). asin,
+// acos, asinh, acosh and absf are in @inverse_trig_abs at the end.
 //
 // RUN: moonc check %s --entry trig | FileCheck %s --check-prefix=TRIG
 // TRIG: check: PASS
@@ -257,4 +256,20 @@ func.func @f32_math(%x: f32, %y: f32) -> (f32, f32, f32, f32, f32, f32) {
   %e2 = math.exp2 %sq : f32
   %r = arith.mulf %l1, %e2 : f32
   return %sc, %el, %ta, %pq, %ec, %r : f32, f32, f32, f32, f32, f32
+}
+
+// RUN: moonc check %s --entry inverse_trig_abs --args '[0.5, -1.5]' | FileCheck %s --check-prefix=INVTRIG
+// RUN: moonc check %s --entry inverse_trig_abs --args '[-0.3, 1.2]' | FileCheck %s --check-prefix=INVTRIG
+// INVTRIG: check: PASS
+func.func @inverse_trig_abs(%x: f64, %y: f64) -> f64 {
+  %a = math.asin %x : f64
+  %b = math.acos %x : f64
+  %c = math.absf %y : f64
+  %d = math.acosh %c : f64
+  %e = math.asinh %y : f64
+  %s1 = arith.mulf %a, %y : f64
+  %s2 = arith.addf %s1, %b : f64
+  %s3 = arith.addf %s2, %d : f64
+  %s4 = arith.mulf %s3, %e : f64
+  return %s4 : f64
 }

@@ -144,6 +144,15 @@ fn bilinear(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     Ok(())
 }
 
+/// Whether `value` is a block argument of `op`'s body or a result of an
+/// operation nested in `op`.
+fn defined_in(value: Value, op: Op, args: &[Value]) -> bool {
+    args.contains(&value)
+        || value
+            .defining_op()
+            .is_some_and(|d| std::iter::successors(d.parent(), |p| p.parent()).any(|p| p == op))
+}
+
 /// Renames `dK` to `d(K+1)` in an affine map's text and adds `d0` as a
 /// new first dimension, and as a first result when `direction`.
 fn add_direction(map: &str, direction: bool) -> String {
@@ -188,6 +197,24 @@ fn generic(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         .collect();
     if active_outs.is_empty() {
         return Ok(());
+    }
+    if s.width > 1 {
+        // The direction loop only covers shadow buffers read in the body.
+        let body = op.regions()[0].entry().expect("linalg.generic has a body");
+        let args = body.args();
+        let captures = op.walk().iter().any(|o| {
+            o.name() == "linalg.index"
+                || o.operands()
+                    .iter()
+                    .any(|&v| s.is_active(v) && !defined_in(v, op, &args))
+        });
+        if captures || active_ins.iter().any(|&i| !operands[i].ty().is_memref()) {
+            return Err(error_at(
+                op,
+                "at width > 1, a linalg.generic may only read active buffers (no active scalar \
+                 inputs, captured active values or linalg.index) yet",
+            ));
+        }
     }
     let mut shadows = vec![];
     for &i in active_ins.iter().chain(&active_outs) {

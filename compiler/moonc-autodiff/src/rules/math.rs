@@ -6,11 +6,11 @@ use super::{Forward::*, Rule};
 pub const RULES: &[Rule] = &[
     Rule {
         op: "math.absf",
-        forward: Expr("dx0 * copysign(1, x0)"),
+        forward: Expr("select(lt(x0, 0), -dx0, dx0)"),
     },
     Rule {
         op: "math.copysign",
-        forward: Expr("dx0 * copysign(1, x0) * copysign(1, x1)"),
+        forward: Expr("select(lt(x0 * x1, 0), -dx0, dx0)"),
     },
     Rule {
         op: "math.sin",
@@ -38,11 +38,11 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         op: "math.asin",
-        forward: Expr("dx0 * rsqrt(1 - x0 * x0)"),
+        forward: Expr("dx0 / sqrt(1 - x0 * x0)"),
     },
     Rule {
         op: "math.acos",
-        forward: Expr("-dx0 * rsqrt(1 - x0 * x0)"),
+        forward: Expr("-dx0 / sqrt(1 - x0 * x0)"),
     },
     Rule {
         op: "math.atan",
@@ -50,11 +50,11 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         op: "math.asinh",
-        forward: Expr("dx0 * rsqrt(x0 * x0 + 1)"),
+        forward: Expr("dx0 / sqrt(x0 * x0 + 1)"),
     },
     Rule {
         op: "math.acosh",
-        forward: Expr("dx0 * rsqrt(x0 * x0 - 1)"),
+        forward: Expr("dx0 / sqrt(x0 * x0 - 1)"),
     },
     Rule {
         op: "math.atanh",
