@@ -378,12 +378,6 @@ impl Op {
         unsafe { sys::mlirOperationDestroy(self.0) }
     }
 
-    /// Moves the operation to just before `other`.
-    pub fn move_before(self, other: Op) {
-        // SAFETY: both operations are live.
-        unsafe { sys::mlirOperationMoveBefore(self.0, other.0) }
-    }
-
     /// A dense i32 or i64 array attribute's elements.
     pub fn int_array(self, name: &str) -> Vec<i64> {
         self.attr(name).map(|a| a.int_array()).unwrap_or_default()
@@ -550,8 +544,6 @@ enum Anchor {
     /// After this operation; each new operation becomes the anchor, so
     /// operations come out in the order they are built.
     After(Op),
-    /// At the end of this block.
-    End(Block),
 }
 
 /// Creates operations at an insertion point, all at one location.
@@ -571,15 +563,6 @@ impl Builder {
     /// Inserts after `op` (in build order), at its location.
     pub fn after(op: Op) -> Builder {
         Builder::at(op, Anchor::After(op))
-    }
-
-    /// Appends to `block`, at `loc`.
-    pub fn at_end(block: Block, ctx: Ctx, loc: Loc) -> Builder {
-        Builder {
-            ctx,
-            loc,
-            anchor: Anchor::End(block),
-        }
     }
 
     fn at(op: Op, anchor: Anchor) -> Builder {
@@ -612,7 +595,6 @@ impl Builder {
                     );
                     self.anchor = Anchor::After(op);
                 }
-                Anchor::End(block) => sys::mlirBlockAppendOwnedOperation(block.0, op.0),
             }
         }
         op

@@ -23,15 +23,7 @@ pub const RULES: &[Rule] = &[
         op: "cf.switch",
         forward: Custom(branch),
     },
-    Rule {
-        op: "cf.assert",
-        forward: Custom(nothing),
-    },
 ];
-
-fn nothing(_: &mut FunctionState, _: Op) -> Result<(), Error> {
-    Ok(())
-}
 
 /// Rewrites a branch so that each successor also receives the tangents of
 /// its active arguments, in the order the arguments were added.

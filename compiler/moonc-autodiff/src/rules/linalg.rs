@@ -20,7 +20,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         op: "linalg.yield",
-        forward: Custom(nothing),
+        forward: Custom(super::owned_by_parent),
     },
     Rule {
         op: "linalg.fill",
@@ -55,10 +55,6 @@ pub const RULES: &[Rule] = &[
         forward: Custom(bilinear),
     },
 ];
-
-fn nothing(_: &mut FunctionState, _: Op) -> Result<(), Error> {
-    Ok(())
-}
 
 /// Fails on tensor semantics (linalg on tensors must be bufferized first).
 fn on_memrefs(op: Op) -> Result<(), Error> {

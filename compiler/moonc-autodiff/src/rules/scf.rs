@@ -37,21 +37,17 @@ pub const RULES: &[Rule] = &[
     // Terminators are extended by the operations that own them.
     Rule {
         op: "scf.yield",
-        forward: Custom(nothing),
+        forward: Custom(super::owned_by_parent),
     },
     Rule {
         op: "scf.condition",
-        forward: Custom(nothing),
+        forward: Custom(super::owned_by_parent),
     },
     Rule {
         op: "scf.reduce",
-        forward: Custom(nothing),
+        forward: Custom(super::owned_by_parent),
     },
 ];
-
-fn nothing(_: &mut FunctionState, _: Op) -> Result<(), Error> {
-    Ok(())
-}
 
 /// The positions of `values` that are active.
 fn active_positions(s: &FunctionState, values: &[Value]) -> Vec<usize> {
