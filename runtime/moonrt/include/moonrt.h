@@ -250,6 +250,72 @@ size_t moonrt_arena_bytes_in_use(const moonrt_arena *arena);
 /* The most bytes ever in use at once on the arena. */
 size_t moonrt_arena_peak_bytes(const moonrt_arena *arena);
 
+/* ---------------------------------------------------------------------------
+ * Default tape (per thread), for compiled reverse-mode code
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Each thread has a default tape, created on its first push: the values the
+ * forward sweep of compiled reverse-mode code saves when it cannot size a
+ * buffer up front (while loops, cf loops, recursion), popped in reverse
+ * order by the backward sweep. Values of one size share a LIFO stack (one
+ * for f64 and i64, one for f32), so pops must mirror the pushes in reverse,
+ * type for type. The stacks live in 4 KiB blocks of a moonrt arena: a push
+ * or pop touches only the current block, and once the tape has reached its
+ * peak nothing allocates any more.
+ */
+
+/* Pushes a double on the calling thread's default tape. */
+void moonrt_tape_push_f64(double value);
+
+/* Pops the latest double; 0 and the last error if the tape has none. */
+double moonrt_tape_pop_f64(void);
+
+/* Pushes a float on the calling thread's default tape. */
+void moonrt_tape_push_f32(float value);
+
+/* Pops the latest float; 0 and the last error if the tape has none. */
+float moonrt_tape_pop_f32(void);
+
+/*
+ * Pushes an int64_t on the calling thread's default tape (compiled code
+ * widens index, i1 and iN values to it).
+ */
+void moonrt_tape_push_i64(int64_t value);
+
+/* Pops the latest int64_t; 0 and the last error if the tape has none. */
+int64_t moonrt_tape_pop_i64(void);
+
+/*
+ * Counts bytes of memory that compiled code allocated itself for its tape
+ * (a buffer sized before a loop, with memref.alloc) as in use on the default
+ * tape, so that it shows in moonrt_tape_peak_bytes. Negative: an error.
+ */
+void moonrt_tape_note_alloc(int64_t bytes);
+
+/*
+ * Counts bytes noted by moonrt_tape_note_alloc as released; more than is
+ * noted, or a negative count, is an error and changes nothing.
+ */
+void moonrt_tape_note_free(int64_t bytes);
+
+/*
+ * The most bytes the default tape has held at once since the last
+ * moonrt_tape_reset_peak (or since the thread started): values pushed and
+ * not popped (8 bytes per double or int64_t, 4 per float; the blocks they
+ * sit in are not counted) plus noted allocations.
+ */
+int64_t moonrt_tape_peak_bytes(void);
+
+/* Restarts the peak at the bytes the default tape holds now. */
+void moonrt_tape_reset_peak(void);
+
+/*
+ * The bytes the default tape holds now (values and noted allocations, as
+ * moonrt_tape_peak_bytes counts them): 0 after a balanced derivative call.
+ */
+int64_t moonrt_tape_bytes_in_use(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

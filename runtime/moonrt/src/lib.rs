@@ -1,7 +1,9 @@
 //! moonrt, the runtime that C and Rust programs calling moonc-compiled code
 //! link: memref descriptors ([`MemRef`]), aligned allocation, the LIFO tape
-//! arena of reverse-mode code ([`Arena`]), `memrefCopy` (which MLIR's
-//! lowering of `memref.copy` calls) and per-thread error reporting.
+//! arena of reverse-mode code ([`Arena`]), the per-thread default tape that
+//! compiled reverse-mode code pushes scalars to (`moonrt_tape_*`),
+//! `memrefCopy` (which MLIR's lowering of `memref.copy` calls) and
+//! per-thread error reporting.
 //!
 //! Every C function is declared in `include/moonrt.h`; none of them panics
 //! or unwinds. The crate uses only `std` and libc.
@@ -12,6 +14,7 @@ mod copy;
 mod error;
 mod ffi;
 mod memref;
+mod tape;
 
 pub use alloc::{moonrt_aligned_alloc, moonrt_aligned_free};
 pub use arena::{
@@ -24,6 +27,11 @@ pub use error::{
     set_error,
 };
 pub use memref::MemRef;
+pub use tape::{
+    moonrt_tape_bytes_in_use, moonrt_tape_note_alloc, moonrt_tape_note_free,
+    moonrt_tape_peak_bytes, moonrt_tape_pop_f32, moonrt_tape_pop_f64, moonrt_tape_pop_i64,
+    moonrt_tape_push_f32, moonrt_tape_push_f64, moonrt_tape_push_i64, moonrt_tape_reset_peak,
+};
 
 /// Includes the Rust bindings `moonc-build` generated for an `.mlir` file
 /// (`moonrt::include_mlir!("kernels")` for `kernels.mlir`).
@@ -54,5 +62,16 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
         moonrt_clear_error,
         moonrt_last_error,
         moonrt_set_error,
+        moonrt_tape_bytes_in_use,
+        moonrt_tape_note_alloc,
+        moonrt_tape_note_free,
+        moonrt_tape_peak_bytes,
+        moonrt_tape_pop_f32,
+        moonrt_tape_pop_f64,
+        moonrt_tape_pop_i64,
+        moonrt_tape_push_f32,
+        moonrt_tape_push_f64,
+        moonrt_tape_push_i64,
+        moonrt_tape_reset_peak,
     ]
 }

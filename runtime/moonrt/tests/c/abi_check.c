@@ -91,6 +91,32 @@ int main(void) {
   moonrt_arena_reset(arena);
   moonrt_arena_free(arena);
 
+  /* The default tape: LIFO per value size, peak bytes, empty pops. */
+  moonrt_clear_error();
+  moonrt_tape_reset_peak();
+  for (i = 0; i < 1000; i++) {
+    moonrt_tape_push_f64(i + 0.5);
+    moonrt_tape_push_f32((float)i);
+    moonrt_tape_push_i64(-i);
+  }
+  moonrt_tape_note_alloc(64);
+  if (moonrt_tape_bytes_in_use() != 1000 * 20 + 64)
+    return fail("moonrt_tape_bytes_in_use");
+  moonrt_tape_note_free(64);
+  for (i = 999; i >= 0; i--)
+    if (moonrt_tape_pop_i64() != -i || moonrt_tape_pop_f32() != (float)i ||
+        moonrt_tape_pop_f64() != i + 0.5)
+      return fail("moonrt_tape_pop_*");
+  if (moonrt_tape_peak_bytes() != 1000 * 20 + 64 ||
+      moonrt_tape_bytes_in_use() != 0 || moonrt_last_error() != NULL)
+    return fail("moonrt_tape_peak_bytes");
+  moonrt_tape_reset_peak();
+  if (moonrt_tape_peak_bytes() != 0)
+    return fail("moonrt_tape_reset_peak");
+  if (moonrt_tape_pop_f64() != 0.0 || moonrt_last_error() == NULL ||
+      strstr(moonrt_last_error(), "the tape is empty") == NULL)
+    return fail("popping an empty tape");
+
   /* Aligned allocation and errors set by compiled code. */
   p = moonrt_aligned_alloc(256, 0);
   if (!p || (uintptr_t)p % 256 != 0)

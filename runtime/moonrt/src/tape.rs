@@ -1,0 +1,507 @@
+//! The default tape of compiled reverse-mode code: a per-thread LIFO of scalars on [`Arena`] blocks.
+
+use crate::arena::Arena;
+use crate::error::{guard, set_error};
+use std::cell::UnsafeCell;
+use std::ptr::{self, NonNull};
+
+/// Bytes of one block, the unit a stack takes from its arena.
+const BLOCK_BYTES: usize = 4096;
+
+/// A LIFO of `SLOT`-byte values (8 for f64 and i64, 4 for f32).
+///
+/// Design: values live in fixed-size blocks pushed on a private [`Arena`]
+/// (created on the first push). The current block and the number of slots
+/// used in it are all a push or pop touches, unless the block is full (a
+/// push then takes a new block from the arena) or empty (a pop then gives
+/// the block back and goes on in the previous one, which is full). The
+/// arena reuses its chunks, and `blocks` keeps its capacity, so once a tape
+/// has reached its peak nothing allocates any more.
+struct Stack<const SLOT: usize> {
+    /// The arena the blocks come from, once the first push needed one.
+    arena: Option<Arena>,
+    /// Every block in use, in order; the last one is `current`.
+    blocks: Vec<NonNull<u8>>,
+    /// The last block (null before the first push).
+    current: *mut u8,
+    /// Slots used in `current`; `SLOTS` (full) before the first push, so
+    /// that it takes the slow path.
+    used: usize,
+}
+
+impl<const SLOT: usize> Stack<SLOT> {
+    /// Slots per block.
+    const SLOTS: usize = BLOCK_BYTES / SLOT;
+
+    const fn new() -> Self {
+        Stack {
+            arena: None,
+            blocks: Vec::new(),
+            current: ptr::null_mut(),
+            used: Self::SLOTS,
+        }
+    }
+
+    /// Pushes the low `SLOT` bytes of `bits`; false (and the last error)
+    /// when memory runs out.
+    #[inline(always)]
+    fn push(&mut self, bits: u64) -> bool {
+        if self.used == Self::SLOTS && !self.next_block() {
+            return false;
+        }
+        // SAFETY: `used < SLOTS`, so the slot lies in the current block.
+        unsafe {
+            let slot = self.current.add(self.used * SLOT);
+            ptr::copy_nonoverlapping(bits.to_le_bytes().as_ptr(), slot, SLOT);
+        }
+        self.used += 1;
+        true
+    }
+
+    /// Pops the latest value, or `None` when the stack is empty.
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u64> {
+        if self.used == 0 || self.current.is_null() {
+            self.previous_block()?;
+        }
+        self.used -= 1;
+        let mut bytes = [0u8; 8];
+        // SAFETY: slot `used` of the current block holds a pushed value.
+        unsafe {
+            ptr::copy_nonoverlapping(self.current.add(self.used * SLOT), bytes.as_mut_ptr(), SLOT)
+        };
+        Some(u64::from_le_bytes(bytes))
+    }
+
+    /// Makes a fresh block current; false (and the last error) when memory
+    /// runs out.
+    #[cold]
+    fn next_block(&mut self) -> bool {
+        guard("moonrt_tape_push", false, || {
+            let block = (|| {
+                if self.arena.is_none() {
+                    self.arena = Some(Arena::new(BLOCK_BYTES)?);
+                }
+                let arena = self.arena.as_mut().ok_or_else(|| out_of_memory(SLOT))?;
+                self.blocks
+                    .try_reserve(1)
+                    .map_err(|_| out_of_memory(SLOT))?;
+                arena.push(BLOCK_BYTES, SLOT)
+            })();
+            match block {
+                Ok(block) => {
+                    self.blocks.push(block);
+                    (self.current, self.used) = (block.as_ptr(), 0);
+                    true
+                }
+                Err(error) => {
+                    set_error(&format!("moonrt_tape_push: {error} (the value is lost)"));
+                    false
+                }
+            }
+        })
+    }
+
+    /// Gives the empty current block back and makes the previous (full)
+    /// one current; `None` when there is none, that is the stack is empty.
+    #[cold]
+    fn previous_block(&mut self) -> Option<()> {
+        if self.blocks.len() < 2 {
+            return None;
+        }
+        let arena = self.arena.as_mut()?;
+        arena.pop(BLOCK_BYTES, SLOT).ok()?;
+        self.blocks.pop();
+        self.current = self.blocks.last()?.as_ptr();
+        self.used = Self::SLOTS;
+        Some(())
+    }
+
+    /// How many values are on the stack.
+    fn len(&self) -> usize {
+        match self.blocks.len() {
+            0 => 0,
+            n => (n - 1) * Self::SLOTS + self.used,
+        }
+    }
+}
+
+/// The error of a push whose block cannot be allocated.
+fn out_of_memory(slot: usize) -> crate::Error {
+    crate::Error::new(format!(
+        "out of memory for a {BLOCK_BYTES}-byte block of {slot}-byte values"
+    ))
+}
+
+/// The calling thread's default tape: one stack per value size, and the
+/// byte counts `moonrt_tape_peak_bytes` reports.
+struct Tape {
+    /// f64 and i64 values.
+    wide: Stack<8>,
+    /// f32 values.
+    narrow: Stack<4>,
+    /// Bytes of the values on the tape plus the noted allocations.
+    in_use: u64,
+    /// The most `in_use` has been since the last `moonrt_tape_reset_peak`.
+    peak: u64,
+}
+
+impl Tape {
+    const fn new() -> Tape {
+        Tape {
+            wide: Stack::new(),
+            narrow: Stack::new(),
+            in_use: 0,
+            peak: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn grow(&mut self, bytes: u64) {
+        self.in_use = self.in_use.wrapping_add(bytes);
+        self.peak = self.peak.max(self.in_use);
+    }
+}
+
+thread_local! {
+    /// The default tape of each thread.
+    static TAPE: UnsafeCell<Tape> = const { UnsafeCell::new(Tape::new()) };
+}
+
+/// Runs `operation` on the calling thread's tape, or returns `default`
+/// while the thread is being torn down.
+#[inline(always)]
+fn with_tape<R>(default: R, operation: impl FnOnce(&mut Tape) -> R) -> R {
+    TAPE.try_with(|tape| {
+        // SAFETY: the tape is only reached through `with_tape`, whose
+        // operations call nothing that reaches it again: the borrow is unique.
+        operation(unsafe { &mut *tape.get() })
+    })
+    .unwrap_or(default)
+}
+
+/// Records that `function` popped an empty tape.
+#[cold]
+fn report_empty(function: &str) {
+    set_error(&format!(
+        "{function}: the tape is empty (popped more values of this type than were pushed)"
+    ));
+}
+
+/// Pushes `bits` on the tape's `SLOT`-byte stack.
+#[inline(always)]
+fn push<const SLOT: usize>(bits: u64, stack: impl FnOnce(&mut Tape) -> &mut Stack<SLOT>) {
+    with_tape((), |tape| {
+        if stack(tape).push(bits) {
+            tape.grow(SLOT as u64);
+        }
+    })
+}
+
+/// Pops the latest value of the tape's `SLOT`-byte stack, or reports an
+/// empty stack as `function` and returns 0.
+#[inline(always)]
+fn pop<const SLOT: usize>(
+    function: &str,
+    stack: impl FnOnce(&mut Tape) -> &mut Stack<SLOT>,
+) -> u64 {
+    let popped = with_tape(None, |tape| {
+        let value = stack(tape).pop()?;
+        tape.in_use = tape.in_use.wrapping_sub(SLOT as u64);
+        Some(value)
+    });
+    popped.unwrap_or_else(|| {
+        report_empty(function);
+        0
+    })
+}
+
+/// Pushes an f64 on the calling thread's default tape.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_push_f64(value: f64) {
+    push(value.to_bits(), |tape| &mut tape.wide)
+}
+
+/// Pops the latest f64 off the calling thread's default tape; 0 and the
+/// last error if there is none.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_pop_f64() -> f64 {
+    f64::from_bits(pop("moonrt_tape_pop_f64", |tape| &mut tape.wide))
+}
+
+/// Pushes an f32 on the calling thread's default tape.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_push_f32(value: f32) {
+    push(value.to_bits() as u64, |tape| &mut tape.narrow)
+}
+
+/// Pops the latest f32 off the calling thread's default tape; 0 and the
+/// last error if there is none.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_pop_f32() -> f32 {
+    f32::from_bits(pop("moonrt_tape_pop_f32", |tape| &mut tape.narrow) as u32)
+}
+
+/// Pushes an i64 (compiled code widens index, i1 and iN values to it) on
+/// the calling thread's default tape.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_push_i64(value: i64) {
+    push(value as u64, |tape| &mut tape.wide)
+}
+
+/// Pops the latest i64 off the calling thread's default tape; 0 and the
+/// last error if there is none.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_pop_i64() -> i64 {
+    pop("moonrt_tape_pop_i64", |tape| &mut tape.wide) as i64
+}
+
+/// Counts `bytes` of memory that compiled code allocated itself for its
+/// tape (a buffer sized before a loop) as in use on the default tape.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_note_alloc(bytes: i64) {
+    if bytes < 0 {
+        set_error(&format!(
+            "moonrt_tape_note_alloc: {bytes} bytes is negative"
+        ));
+        return;
+    }
+    with_tape((), |tape| tape.grow(bytes as u64))
+}
+
+/// Counts `bytes` of memory noted by `moonrt_tape_note_alloc` as released.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_note_free(bytes: i64) {
+    let noted = with_tape(None, |tape| {
+        let values = 8 * tape.wide.len() as u64 + 4 * tape.narrow.len() as u64;
+        let noted = tape.in_use.wrapping_sub(values);
+        if bytes < 0 || bytes as u64 > noted {
+            return Some(noted);
+        }
+        tape.in_use -= bytes as u64;
+        None
+    });
+    if let Some(noted) = noted {
+        set_error(&format!(
+            "moonrt_tape_note_free: freeing {bytes} bytes, but {noted} are noted as allocated"
+        ));
+    }
+}
+
+/// The most bytes the default tape has held at once since the last
+/// `moonrt_tape_reset_peak` (or since the thread started): values pushed
+/// (8 bytes per f64 or i64, 4 per f32) plus noted allocations.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_peak_bytes() -> i64 {
+    with_tape(0, |tape| tape.peak.min(i64::MAX as u64) as i64)
+}
+
+/// Restarts the peak of the default tape at the bytes it holds now.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_reset_peak() {
+    with_tape((), |tape| tape.peak = tape.in_use)
+}
+
+/// The bytes the default tape holds now: values pushed and not popped,
+/// plus noted allocations not noted as freed. 0 after a balanced
+/// derivative call.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_bytes_in_use() -> i64 {
+    with_tape(0, |tape| tape.in_use.min(i64::MAX as u64) as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{clear_error, last_error};
+
+    /// Runs `test` on a fresh thread, hence on a fresh default tape.
+    fn on_fresh_thread(test: impl FnOnce() + Send + 'static) {
+        std::thread::spawn(test).join().unwrap();
+    }
+
+    #[test]
+    fn values_come_back_in_reverse_order_across_blocks() {
+        on_fresh_thread(|| {
+            let n = 3 * BLOCK_BYTES / 8 + 17;
+            for i in 0..n {
+                moonrt_tape_push_f64(i as f64 + 0.5);
+                if i % 3 == 0 {
+                    moonrt_tape_push_f32(i as f32);
+                }
+                if i % 5 == 0 {
+                    moonrt_tape_push_i64(-(i as i64));
+                }
+            }
+            for i in (0..n).rev() {
+                if i % 5 == 0 {
+                    assert_eq!(moonrt_tape_pop_i64(), -(i as i64));
+                }
+                if i % 3 == 0 {
+                    assert_eq!(moonrt_tape_pop_f32(), i as f32);
+                }
+                assert_eq!(moonrt_tape_pop_f64(), i as f64 + 0.5);
+            }
+            assert_eq!(moonrt_tape_bytes_in_use(), 0);
+            assert_eq!(last_error(), None);
+        });
+    }
+
+    #[test]
+    fn bits_survive() {
+        on_fresh_thread(|| {
+            moonrt_tape_push_f64(-0.0);
+            moonrt_tape_push_f64(f64::NAN);
+            moonrt_tape_push_f32(f32::NEG_INFINITY);
+            moonrt_tape_push_i64(i64::MIN);
+            assert_eq!(moonrt_tape_pop_i64(), i64::MIN);
+            assert_eq!(moonrt_tape_pop_f32(), f32::NEG_INFINITY);
+            assert!(moonrt_tape_pop_f64().is_nan());
+            assert_eq!(moonrt_tape_pop_f64().to_bits(), (-0.0f64).to_bits());
+        });
+    }
+
+    #[test]
+    fn popping_an_empty_tape_is_an_error_not_a_crash() {
+        on_fresh_thread(|| {
+            clear_error();
+            assert_eq!(moonrt_tape_pop_f64(), 0.0);
+            let error = last_error().unwrap();
+            assert!(
+                error
+                    .message()
+                    .starts_with("moonrt_tape_pop_f64: the tape is empty"),
+                "{error}"
+            );
+            // Each width has its own stack: an f64 does not satisfy an f32 pop.
+            moonrt_tape_push_f64(1.0);
+            clear_error();
+            assert_eq!(moonrt_tape_pop_f32(), 0.0);
+            assert!(last_error().unwrap().message().contains("pop_f32"));
+            assert_eq!(moonrt_tape_pop_i64(), 1.0f64.to_bits() as i64);
+            clear_error();
+            assert_eq!(moonrt_tape_pop_i64(), 0);
+            assert!(last_error().is_some());
+            // The tape still works afterwards, across a block boundary too.
+            for i in 0..BLOCK_BYTES / 8 + 1 {
+                moonrt_tape_push_i64(i as i64);
+            }
+            for i in (0..BLOCK_BYTES / 8 + 1).rev() {
+                assert_eq!(moonrt_tape_pop_i64(), i as i64);
+            }
+            assert_eq!(moonrt_tape_pop_i64(), 0);
+            assert_eq!(moonrt_tape_bytes_in_use(), 0);
+        });
+    }
+
+    #[test]
+    fn peak_counts_values_and_noted_allocations() {
+        on_fresh_thread(|| {
+            assert_eq!(moonrt_tape_peak_bytes(), 0);
+            moonrt_tape_push_f64(1.0);
+            moonrt_tape_push_f32(2.0);
+            assert_eq!(moonrt_tape_peak_bytes(), 12);
+            moonrt_tape_note_alloc(100);
+            assert_eq!(moonrt_tape_bytes_in_use(), 112);
+            moonrt_tape_note_free(100);
+            moonrt_tape_pop_f32();
+            moonrt_tape_pop_f64();
+            assert_eq!(moonrt_tape_peak_bytes(), 112);
+            assert_eq!(moonrt_tape_bytes_in_use(), 0);
+            moonrt_tape_reset_peak();
+            assert_eq!(moonrt_tape_peak_bytes(), 0);
+            moonrt_tape_push_i64(3);
+            moonrt_tape_reset_peak();
+            assert_eq!(
+                moonrt_tape_peak_bytes(),
+                8,
+                "the peak restarts at what is in use"
+            );
+            moonrt_tape_pop_i64();
+            assert_eq!(moonrt_tape_peak_bytes(), 8);
+        });
+    }
+
+    #[test]
+    fn bad_notes_are_errors() {
+        on_fresh_thread(|| {
+            moonrt_tape_push_f64(1.0);
+            moonrt_tape_note_alloc(16);
+            clear_error();
+            moonrt_tape_note_free(24);
+            let error = last_error().unwrap();
+            assert!(
+                error
+                    .message()
+                    .contains("freeing 24 bytes, but 16 are noted"),
+                "{error}"
+            );
+            assert_eq!(moonrt_tape_bytes_in_use(), 24, "nothing was freed");
+            moonrt_tape_note_alloc(-1);
+            assert!(last_error().unwrap().message().contains("negative"));
+            moonrt_tape_note_free(-1);
+            assert!(last_error().unwrap().message().contains("freeing -1"));
+            moonrt_tape_note_free(16);
+            assert_eq!(moonrt_tape_pop_f64(), 1.0);
+            assert_eq!(moonrt_tape_bytes_in_use(), 0);
+        });
+    }
+
+    #[test]
+    fn no_allocation_after_the_peak() {
+        on_fresh_thread(|| {
+            let n = 5 * BLOCK_BYTES / 8;
+            let cycle = || {
+                for i in 0..n {
+                    moonrt_tape_push_f64(i as f64);
+                }
+                for _ in 0..n {
+                    moonrt_tape_pop_f64();
+                }
+            };
+            cycle();
+            let capacity = with_tape((0, 0), |tape| {
+                let arena = tape.wide.arena.as_ref().unwrap();
+                (arena.capacity_bytes(), tape.wide.blocks.capacity())
+            });
+            cycle();
+            let again = with_tape((0, 0), |tape| {
+                let arena = tape.wide.arena.as_ref().unwrap();
+                (arena.capacity_bytes(), tape.wide.blocks.capacity())
+            });
+            assert_eq!(capacity, again);
+            // At the boundary of two blocks, pushes and pops alternate
+            // without allocating either.
+            for i in 0..BLOCK_BYTES / 8 {
+                moonrt_tape_push_f64(i as f64);
+            }
+            for _ in 0..10 {
+                moonrt_tape_push_f64(1.0);
+                moonrt_tape_pop_f64();
+            }
+            for _ in 0..BLOCK_BYTES / 8 {
+                moonrt_tape_pop_f64();
+            }
+            let after = with_tape((0, 0), |tape| {
+                let arena = tape.wide.arena.as_ref().unwrap();
+                (arena.capacity_bytes(), tape.wide.blocks.capacity())
+            });
+            assert_eq!(capacity, after);
+        });
+    }
+
+    #[test]
+    fn tapes_are_per_thread() {
+        on_fresh_thread(|| {
+            moonrt_tape_push_f64(7.0);
+            let other = std::thread::spawn(|| {
+                let popped = moonrt_tape_pop_f64();
+                (popped, moonrt_tape_peak_bytes())
+            })
+            .join()
+            .unwrap();
+            assert_eq!(other, (0.0, 0));
+            assert_eq!(moonrt_tape_pop_f64(), 7.0);
+        });
+    }
+}
