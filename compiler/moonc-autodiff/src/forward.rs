@@ -12,6 +12,7 @@
 
 use crate::{
     activity::Activity,
+    reverse,
     expr::{self, Env, Term},
     ir::{Block, Builder, Ctx, Op, Region, Type, Value},
     rules::{self, Forward},
@@ -53,7 +54,7 @@ impl Key {
     /// The generated function's name: `@f_jvp` followed by one letter per
     /// argument and result activity and the width, e.g. `@f_jvp_ac_a` or
     /// `@f_jvp_d_n_w4`.
-    fn mangled(&self) -> String {
+    pub fn mangled(&self, tag: &str) -> String {
         let letters = |acts: &[Act]| -> String {
             acts.iter()
                 .map(|a| match a {
@@ -66,7 +67,7 @@ impl Key {
                 .collect()
         };
         let mut name = format!(
-            "{}_jvp_{}_{}",
+            "{}_{tag}_{}_{}",
             self.function,
             letters(&self.args),
             letters(&self.results)
@@ -125,8 +126,13 @@ pub struct Differentiator {
     ctx: Ctx,
     functions: HashMap<String, Op>,
     custom_jvp: HashMap<String, String>,
+    custom_vjp: HashMap<String, String>,
     generated: HashMap<Key, String>,
     pending: Vec<(Key, String, Op)>,
+    /// Adjoint functions by key and whether they are a split pair: the
+    /// (forward, reverse) names (both the same function when combined).
+    generated_vjp: HashMap<(Key, bool), (String, String)>,
+    pending_vjp: Vec<(Key, reverse::Names, Op)>,
 }
 
 impl Differentiator {
@@ -136,6 +142,7 @@ impl Differentiator {
         let ctx = Ctx(unsafe { sys::mlirOperationGetContext(module.0) });
         let mut functions = HashMap::new();
         let mut custom_jvp = HashMap::new();
+        let mut custom_vjp = HashMap::new();
         let body = module.regions()[0].entry().expect("a module has a body");
         for op in body.ops() {
             match op.name().as_str() {
@@ -145,10 +152,14 @@ impl Differentiator {
                     }
                 }
                 "moon.custom_rule" => {
-                    let callee = op.attr("callee").and_then(|a| a.string());
-                    let jvp = op.attr("jvp").and_then(|a| a.string());
-                    if let (Some(callee), Some(jvp)) = (callee, jvp) {
-                        custom_jvp.insert(callee, jvp);
+                    let Some(callee) = op.attr("callee").and_then(|a| a.string()) else {
+                        continue;
+                    };
+                    if let Some(jvp) = op.attr("jvp").and_then(|a| a.string()) {
+                        custom_jvp.insert(callee.clone(), jvp);
+                    }
+                    if let Some(vjp) = op.attr("vjp").and_then(|a| a.string()) {
+                        custom_vjp.insert(callee, vjp);
                     }
                 }
                 _ => {}
@@ -158,9 +169,75 @@ impl Differentiator {
             ctx,
             functions,
             custom_jvp,
+            custom_vjp,
             generated: HashMap::new(),
             pending: vec![],
+            generated_vjp: HashMap::new(),
+            pending_vjp: vec![],
         }
+    }
+
+    /// The context.
+    pub fn ctx(&self) -> Ctx {
+        self.ctx
+    }
+
+    /// The user's adjoint function for `function`, if it has a custom rule.
+    pub fn custom_vjp(&self, function: &str) -> Option<&str> {
+        self.custom_vjp.get(function).map(String::as_str)
+    }
+
+    /// A fresh function name starting with `name`.
+    fn fresh(&self, mut name: String) -> String {
+        while self.functions.contains_key(&name) {
+            name += "_";
+        }
+        name
+    }
+
+    /// Checks that `function` can be differentiated (it exists and has a
+    /// body); `at` asks.
+    fn differentiable(&self, function: &str, at: Op) -> Result<Op, Error> {
+        let Some(&primal) = self.functions.get(function) else {
+            return Err(error_at(at, &format!("no function @{function} to differentiate")));
+        };
+        if primal.regions()[0].entry().is_none() {
+            return Err(error_at(
+                at,
+                &format!(
+                    "cannot differentiate @{function}: it is only declared; give its body or \
+                     attach a custom rule (moon.custom_rule)"
+                ),
+            ));
+        }
+        Ok(primal)
+    }
+
+    /// The names of the adjoint function for `key` (a split pair when
+    /// `split`), queueing its generation if needed.
+    pub fn request_vjp(&mut self, key: Key, split: bool, at: Op) -> Result<(String, String), Error> {
+        if let Some(names) = self.generated_vjp.get(&(key.clone(), split)) {
+            return Ok(names.clone());
+        }
+        let primal = self.differentiable(&key.function, at)?;
+        let names = if split {
+            let forward = self.fresh(key.mangled("fwd"));
+            self.functions.insert(forward.clone(), primal);
+            let reverse = self.fresh(key.mangled("rev"));
+            self.functions.insert(reverse.clone(), primal);
+            reverse::Names::Split { forward, reverse }
+        } else {
+            let name = self.fresh(key.mangled("vjp"));
+            self.functions.insert(name.clone(), primal);
+            reverse::Names::Combined(name)
+        };
+        let pair = match &names {
+            reverse::Names::Combined(n) => (n.clone(), n.clone()),
+            reverse::Names::Split { forward, reverse } => (forward.clone(), reverse.clone()),
+        };
+        self.generated_vjp.insert((key.clone(), split), pair.clone());
+        self.pending_vjp.push((key, names, at));
+        Ok(pair)
     }
 
     /// The argument and result types of the function `name`.
@@ -190,26 +267,8 @@ impl Differentiator {
         if let Some(name) = self.generated.get(&key) {
             return Ok(name.clone());
         }
-        let Some(&primal) = self.functions.get(&key.function) else {
-            return Err(error_at(
-                at,
-                &format!("no function @{} to differentiate", key.function),
-            ));
-        };
-        if primal.regions()[0].entry().is_none() {
-            return Err(error_at(
-                at,
-                &format!(
-                    "cannot differentiate @{}: it is only declared; give its body or attach a \
-                     custom rule (moon.custom_rule)",
-                    key.function
-                ),
-            ));
-        }
-        let mut name = key.mangled();
-        while self.functions.contains_key(&name) {
-            name += "_";
-        }
+        let primal = self.differentiable(&key.function, at)?;
+        let name = self.fresh(key.mangled("jvp"));
         self.functions.insert(name.clone(), primal);
         self.generated.insert(key.clone(), name.clone());
         self.pending.push((key, name.clone(), at));
@@ -218,12 +277,20 @@ impl Differentiator {
 
     /// Generates every queued tangent function (and those they queue).
     pub fn run_pending(&mut self) -> Result<(), Error> {
-        while let Some((key, name, at)) = self.pending.pop() {
-            let primal = self.functions[&key.function];
-            let tangent = generate(self, primal, &key, &name, at)?;
-            self.functions.insert(name, tangent);
+        loop {
+            if let Some((key, name, at)) = self.pending.pop() {
+                let primal = self.functions[&key.function];
+                let tangent = generate(self, primal, &key, &name, at)?;
+                self.functions.insert(name, tangent);
+            } else if let Some((key, names, at)) = self.pending_vjp.pop() {
+                let primal = self.functions[&key.function];
+                for (name, function) in reverse::generate(self, primal, &key, &names, at)? {
+                    self.functions.insert(name, function);
+                }
+            } else {
+                return Ok(());
+            }
         }
-        Ok(())
     }
 }
 
@@ -471,13 +538,7 @@ fn generate(
     at: Op,
 ) -> Result<Op, Error> {
     let ctx = diff.ctx;
-    // Derivatives requested inside the function are generated first, so
-    // that differentiating it differentiates their tangent functions
-    // (forward over forward).
-    while let Some(inner) = first_jvp(primal) {
-        replace_jvp(diff, inner)?;
-        diff.run_pending()?;
-    }
+    generate_nested(diff, primal)?;
     let (inputs, outputs) = diff.function_type(&key.function).expect("a function");
     if key.args.len() != inputs.len() || key.results.len() != outputs.len() {
         return Err(error_at(
@@ -565,6 +626,17 @@ fn generate(
     Ok(function)
 }
 
+/// Generates the derivatives requested inside `primal` first, so that
+/// differentiating it differentiates their generated functions (nested
+/// derivatives in any order).
+pub fn generate_nested(diff: &mut Differentiator, primal: Op) -> Result<(), Error> {
+    while let Some(inner) = first_request(primal) {
+        replace_request(diff, inner)?;
+        diff.run_pending()?;
+    }
+    Ok(())
+}
+
 /// Operations without side effects that dead-code removal may erase.
 fn is_pure(name: &str) -> bool {
     (name.starts_with("arith.") || name.starts_with("math."))
@@ -581,7 +653,7 @@ fn is_pure(name: &str) -> bool {
 
 /// Erases unused side-effect-free operations of a generated function:
 /// tangents nobody needs, and primal work that only fed dropped results.
-fn remove_dead_code(function: Op) {
+pub fn remove_dead_code(function: Op) {
     loop {
         let dead: Vec<Op> = function
             .walk()
@@ -600,19 +672,45 @@ fn remove_dead_code(function: Op) {
     }
 }
 
-/// Replaces every `moon.jvp` in `module` by a call to its tangent function.
+/// Replaces every `moon.jvp` and `moon.vjp` in `module` by a call to its
+/// generated function.
 pub fn differentiate(module: Op) -> Result<(), Error> {
     let mut diff = Differentiator::new(module);
-    while let Some(op) = first_jvp(module) {
-        replace_jvp(&mut diff, op)?;
-        diff.run_pending()?;
-    }
-    Ok(())
+    generate_nested(&mut diff, module)
 }
 
-/// The first `moon.jvp` nested in `op`, if any.
-fn first_jvp(op: Op) -> Option<Op> {
-    op.walk().into_iter().find(|o| o.name() == "moon.jvp")
+/// The first `moon.jvp` or `moon.vjp` nested in `op`, if any.
+fn first_request(op: Op) -> Option<Op> {
+    op.walk()
+        .into_iter()
+        .find(|o| matches!(o.name().as_str(), "moon.jvp" | "moon.vjp"))
+}
+
+/// Replaces one `moon.jvp` or `moon.vjp`.
+fn replace_request(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
+    if op.name() == "moon.vjp" {
+        reverse::replace_vjp(diff, op)
+    } else {
+        replace_jvp(diff, op)
+    }
+}
+
+/// The key a `moon.jvp` or `moon.vjp` of `callee` (of type `ty`) asks for:
+/// its activities (default ones where not given) and width.
+pub fn requested_key(op: Op, callee: &str, ty: (Vec<Type>, Vec<Type>)) -> Key {
+    let width = op
+        .attr("width")
+        .map(|a| a.to_string())
+        .and_then(|t| t.split(':').next().and_then(|n| n.trim().parse().ok()))
+        .unwrap_or(1);
+    let mut key = Key::default_for(callee, ty, width);
+    if let Some(args) = activities(op, "arg_activity") {
+        key.args = args;
+    }
+    if let Some(results) = activities(op, "res_activity") {
+        key.results = results;
+    }
+    key
 }
 
 /// The activities stored in `op`'s attribute `name`, if present.
@@ -650,18 +748,8 @@ fn replace_jvp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
             &format!("no function @{callee} to differentiate"),
         ));
     };
-    let width = op
-        .attr("width")
-        .map(|a| a.to_string())
-        .and_then(|t| t.split(':').next().and_then(|n| n.trim().parse().ok()))
-        .unwrap_or(1);
-    let mut key = Key::default_for(&callee, ty.clone(), width);
-    if let Some(args) = activities(op, "arg_activity") {
-        key.args = args;
-    }
-    if let Some(results) = activities(op, "res_activity") {
-        key.results = results;
-    }
+    let key = requested_key(op, &callee, ty.clone());
+    let width = key.width;
     let default = Key::default_for(&callee, ty.clone(), 1);
     let name = match diff.custom_rule(&callee) {
         Some(custom) if key == default => custom.to_string(),

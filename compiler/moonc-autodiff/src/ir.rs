@@ -144,6 +144,18 @@ impl Type {
         unsafe { sys::mlirTypeIsAFloat(self.0) }
     }
 
+    /// The index type.
+    pub fn is_index(self) -> bool {
+        // SAFETY: the type is live.
+        unsafe { sys::mlirTypeIsAIndex(self.0) }
+    }
+
+    /// An integer type.
+    pub fn is_integer(self) -> bool {
+        // SAFETY: the type is live.
+        unsafe { sys::mlirTypeIsAInteger(self.0) }
+    }
+
     /// A vector type.
     pub fn is_vector(self) -> bool {
         // SAFETY: the type is live.
@@ -221,6 +233,36 @@ impl Value {
     pub fn is_unused(self) -> bool {
         // SAFETY: the value is live.
         unsafe { sys::mlirOpOperandIsNull(sys::mlirValueGetFirstUse(self.0)) }
+    }
+
+    /// The block that defines the value: the owner of a block argument, or
+    /// the block of the defining operation.
+    pub fn block(self) -> Block {
+        match self.defining_op() {
+            Some(op) => op.block(),
+            // SAFETY: the value is live and not a result, so an argument.
+            None => Block(unsafe { sys::mlirBlockArgumentGetOwner(self.0) }),
+        }
+    }
+
+    /// The position of a block argument in its block.
+    pub fn arg_number(self) -> usize {
+        // SAFETY: the value is a live block argument.
+        unsafe { sys::mlirBlockArgumentGetArgNumber(self.0) as usize }
+    }
+
+    /// The operations that use the value (once per use).
+    pub fn users(self) -> Vec<Op> {
+        let mut users = vec![];
+        // SAFETY: the value is live; iteration stops at null.
+        unsafe {
+            let mut operand = sys::mlirValueGetFirstUse(self.0);
+            while !sys::mlirOpOperandIsNull(operand) {
+                users.push(Op(sys::mlirOpOperandGetOwner(operand)));
+                operand = sys::mlirOpOperandGetNextUse(operand);
+            }
+        }
+        users
     }
 
     /// Makes every user of `self` use `with` instead.
@@ -475,6 +517,34 @@ impl Block {
         Value(unsafe { sys::mlirBlockAddArgument(self.0, ty.0, loc.0) })
     }
 
+    /// Erases argument `i` (which must be unused).
+    pub fn erase_arg(self, i: usize) {
+        // SAFETY: the block is live and the index in range.
+        unsafe { sys::mlirBlockEraseArgument(self.0, i as u32) }
+    }
+
+    /// Whether `self` is `ancestor` or nested (at any depth) in one of the
+    /// operations of `ancestor`.
+    pub fn is_within(self, ancestor: Block) -> bool {
+        let mut block = self;
+        loop {
+            if block == ancestor {
+                return true;
+            }
+            // SAFETY: the block is live; its region may be detached.
+            let op = unsafe { sys::mlirBlockGetParentOperation(block.0) };
+            if op.ptr.is_null() {
+                return false;
+            }
+            // SAFETY: the operation is live.
+            let up = unsafe { sys::mlirOperationGetBlock(op) };
+            if up.ptr.is_null() {
+                return false;
+            }
+            block = Block(up);
+        }
+    }
+
     /// The operations of the block, in order.
     pub fn ops(self) -> Vec<Op> {
         let mut ops = vec![];
@@ -530,6 +600,22 @@ impl Region {
         blocks
     }
 
+    /// A new region (see [`Self::new`]) holding one block with arguments of
+    /// the given types.
+    pub fn with_block(types: &[Type], loc: Loc) -> (Region, Block) {
+        let region = Region::new();
+        let raw_types: Vec<_> = types.iter().map(|t| t.0).collect();
+        let locs = vec![loc.0; types.len()];
+        // SAFETY: the arrays hold `types.len()` live handles; the region
+        // takes the new block.
+        let block = unsafe {
+            let block = sys::mlirBlockCreate(types.len() as isize, raw_types.as_ptr(), locs.as_ptr());
+            sys::mlirRegionAppendOwnedBlock(region.0, block);
+            Block(block)
+        };
+        (region, block)
+    }
+
     /// The first block, if any.
     pub fn entry(self) -> Option<Block> {
         self.blocks().first().copied()
@@ -544,6 +630,8 @@ enum Anchor {
     /// After this operation; each new operation becomes the anchor, so
     /// operations come out in the order they are built.
     After(Op),
+    /// At the end of this block.
+    End(Block),
 }
 
 /// Creates operations at an insertion point, all at one location.
@@ -565,6 +653,17 @@ impl Builder {
         Builder::at(op, Anchor::After(op))
     }
 
+    /// Appends to the end of `block`, at location `loc`.
+    pub fn at_end(block: Block, loc: Loc) -> Builder {
+        // SAFETY: the block is live and inside an operation.
+        let ctx = Ctx(unsafe { sys::mlirOperationGetContext(block.parent_op().0) });
+        Builder {
+            ctx,
+            loc,
+            anchor: Anchor::End(block),
+        }
+    }
+
     fn at(op: Op, anchor: Anchor) -> Builder {
         // SAFETY: the operation is live.
         let ctx = Ctx(unsafe { sys::mlirOperationGetContext(op.0) });
@@ -572,6 +671,14 @@ impl Builder {
             ctx,
             loc: op.loc(),
             anchor,
+        }
+    }
+
+    /// An operation next to the insertion point (for finding its function).
+    pub fn anchor_op(&self) -> Op {
+        match self.anchor {
+            Anchor::Before(op) | Anchor::After(op) => op,
+            Anchor::End(block) => block.parent_op(),
         }
     }
 
@@ -595,6 +702,7 @@ impl Builder {
                     );
                     self.anchor = Anchor::After(op);
                 }
+                Anchor::End(block) => sys::mlirBlockAppendOwnedOperation(block.0, op.0),
             }
         }
         op

@@ -6,13 +6,14 @@ pub mod activity;
 pub mod expr;
 pub mod forward;
 pub mod ir;
+pub mod reverse;
 pub mod rules;
 
 use melior::ir::OperationRef;
 use moonc_ir::Error;
 
-/// Replaces every `moon.jvp` in `module` by a call to a generated tangent
-/// function.
+/// Replaces every `moon.jvp` and `moon.vjp` in `module` by a call to a
+/// generated tangent or adjoint function.
 pub fn differentiate_module(module: OperationRef) -> Result<(), Error> {
     forward::differentiate(ir::Op(module.to_raw()))
 }

@@ -1,5 +1,6 @@
-//! `--moon-autodiff`: replaces every `moon.jvp` with a call to a generated
-//! tangent function (see `moonc-autodiff`).
+//! `--moon-autodiff`: replaces every `moon.jvp`, `moon.vjp`, `moon.grad`
+//! and `moon.value_and_grad` with a call to a generated tangent or adjoint
+//! function (see `moonc-autodiff`).
 
 use melior::{Context, ir::OperationRef};
 use moonc_ir::{Error, pass::PassInfo};
@@ -7,9 +8,12 @@ use moonc_ir::{Error, pass::PassInfo};
 /// The registration of `--moon-autodiff`.
 pub static AUTODIFF: PassInfo = PassInfo {
     argument: "moon-autodiff",
-    summary: "Differentiate: replace moon.jvp with calls to generated tangent functions",
+    summary: "Differentiate: replace moon.jvp/vjp/grad/value_and_grad with calls to generated functions",
     description: r#"
-Forward mode. Every `moon.jvp @f(...)` becomes a call to a generated
+`moon.grad` and `moon.value_and_grad` are first rewritten as `moon.vjp`
+(see `--moon-grad-to-vjp`).
+
+**Forward mode.** Every `moon.jvp @f(...)` becomes a call to a generated
 private tangent function, one per (function, activities, width), named
 `@f_jvp_<argument activities>_<result activities>[_w<width>]` with one
 letter per activity (`c`onst, `a`ctive, `n` active_noneed, `d`up,
@@ -26,6 +30,25 @@ view them. Loops carry tangents as extra iteration values and branches
 pass them as extra block arguments. With `width N` tangents are
 `vector<Nx...>` and shadows get a leading dimension of N. Unused tangents
 and primal work that only fed `*_noneed` results are removed.
+
+**Reverse mode.** Every `moon.vjp @f(...)` becomes a call to a generated
+private adjoint function `@f_vjp_<argument activities>_<result
+activities>`, taking the arguments, the shadows of `dup` arguments and the
+cotangents of the active results, and returning the kept results and the
+adjoints of the `active` arguments. Its body is the primal code (the
+forward sweep) followed by the reverse sweep, which visits operations
+backwards and adds their operands' adjoints by the transpose of their
+forward rule (or a structural rule for loops, branches, memory and
+calls). `cf` branches are first lifted to `scf` and named linalg
+operations generalized. Values the reverse sweep needs are used directly
+(top level), recomputed (cheap pure operations, loads from memory nothing
+writes, induction variables) or taped: in a buffer sized before the
+outermost loop when all enclosing loops are `scf.for` with bounds known
+there, else on moonrt's LIFO tape (`moonrt_tape_push_*`/`pop_*`). Loads of
+memory the call may overwrite are taped, so mutation and aliasing need no
+memory restore. `dup` shadows are accumulated into. Calls use a split pair
+`@g_fwd_…`/`@g_rev_…` of the callee (recursion works); a custom rule's
+`vjp` function is called in the reverse sweep instead.
 
 An operation with an active operand and no rule is an error at the
 operation: "no derivative rule for `dialect.op`; attach a custom rule".
@@ -63,6 +86,7 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
     run,
 };
 
-fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+    crate::grad_to_vjp::run(context, module)?;
     moonc_autodiff::differentiate_module(module)
 }

@@ -60,7 +60,7 @@ After:
 /// The attributes of `moon.vjp` itself, which no user attribute may shadow.
 const VJP_ATTRIBUTES: &[&str] = &["callee", "arg_activity", "res_activity", "width"];
 
-fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+pub(crate) fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
     for (name, keep_value) in [("moon.grad", false), ("moon.value_and_grad", true)] {
         for op in collect_named(module, name) {
             rewrite(context, op, keep_value)?;

@@ -2,7 +2,7 @@
 //! each active argument (see `FunctionState::transform_region`), and
 //! branches pass the tangents of the values they pass.
 
-use super::{Forward::Custom, Rule};
+use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     activity::successor_operands,
     forward::FunctionState,
@@ -14,14 +14,17 @@ pub const RULES: &[Rule] = &[
     Rule {
         op: "cf.br",
         forward: Custom(branch),
+        reverse: Reverse::Custom(unstructured),
     },
     Rule {
         op: "cf.cond_br",
         forward: Custom(branch),
+        reverse: Reverse::Custom(unstructured),
     },
     Rule {
         op: "cf.switch",
         forward: Custom(branch),
+        reverse: Reverse::Custom(unstructured),
     },
 ];
 
@@ -70,4 +73,14 @@ fn branch(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     all.extend(groups.into_iter().flatten());
     op.set_operands(&all);
     Ok(())
+}
+
+/// Reverse mode lifts branches to `scf` first; one left means the control
+/// flow could not be lifted.
+fn unstructured(_: &mut crate::reverse::ReverseState, op: Op) -> Result<(), Error> {
+    Err(crate::forward::error_at(
+        op,
+        "reverse mode cannot differentiate this branch: its control flow could not be lifted \
+         to scf",
+    ))
 }

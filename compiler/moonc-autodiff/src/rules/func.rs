@@ -2,9 +2,10 @@
 //! function (or its custom rule), returns return the tangents of the
 //! results.
 
-use super::{Forward::Custom, Rule};
+use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     forward::{FunctionState, Key},
+    reverse::{CallRule, ReverseState},
     ir::{Builder, Op, Type, Value},
 };
 use moonc_ir::{Error, moon::Activity as Act};
@@ -13,10 +14,12 @@ pub const RULES: &[Rule] = &[
     Rule {
         op: "func.call",
         forward: Custom(call),
+        reverse: Reverse::Custom(call_reverse),
     },
     Rule {
         op: "func.return",
         forward: Custom(return_),
+        reverse: Reverse::Nothing,
     },
 ];
 
@@ -106,4 +109,90 @@ fn call(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     );
     s.replace_rebuilt(op, new, &tangent_results);
     Ok(())
+}
+
+/// `func.call`: calls the reverse function of the callee's split pair (or
+/// the user's vjp, which recomputes the primal) with the materialized
+/// arguments, the shadows of `dup` arguments and the adjoints of the
+/// active results; adds the returned adjoints to the arguments'.
+fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let Some(rule) = s.calls.get(&op).cloned() else {
+        return Ok(());
+    };
+    let (key, name, custom) = match rule {
+        CallRule::Split(key, name) => (key, name, false),
+        CallRule::Custom(key, name) => (key, name, true),
+    };
+    let args = op.operands();
+    let results = op.results();
+    let mut operands = args
+        .iter()
+        .map(|&v| s.get(v))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (&v, a) in args.iter().zip(&key.args) {
+        if matches!(a, Act::Dup | Act::DupNoNeed) {
+            let shadow = if s.activity.is_active(v) {
+                s.shadow(op, v)?
+            } else {
+                // A custom rule takes a shadow for every float buffer.
+                let zero = s.b.float(v.ty().element(), 0.0);
+                let scratch = scratch_like(s, v)?;
+                crate::forward::fill(&mut s.b, zero, scratch);
+                scratch
+            };
+            operands.push(shadow);
+        }
+    }
+    for (&r, a) in results.iter().zip(&key.results) {
+        if matches!(a, Act::Active | Act::ActiveNoNeed) {
+            operands.push(s.take_adjoint_or_zero(r));
+        }
+    }
+    let mut types: Vec<Type> = vec![];
+    if custom {
+        types.extend(
+            results
+                .iter()
+                .zip(&key.results)
+                .filter(|(_, a)| **a != Act::ActiveNoNeed)
+                .map(|(r, _)| r.ty()),
+        );
+    }
+    let kept = types.len();
+    let active: Vec<Value> = args
+        .iter()
+        .zip(&key.args)
+        .filter(|(_, a)| **a == Act::Active)
+        .map(|(v, _)| *v)
+        .collect();
+    types.extend(active.iter().map(|v| v.ty()));
+    let callee = s.ctx().attr(&format!("@{name}"));
+    let call = s.b.create("func.call", &operands, &types, &[("callee", callee)], &[], &[]);
+    for (i, &v) in active.iter().enumerate() {
+        s.add_adjoint(v, call.result(kept + i));
+    }
+    Ok(())
+}
+
+/// A fresh buffer shaped like the memref `like`, freed at the end of the
+/// reverse sweep.
+fn scratch_like(s: &mut ReverseState, like: Value) -> Result<Value, Error> {
+    let like = s.get(like)?;
+    let ty = like.ty();
+    let mut sizes = vec![];
+    for (i, d) in ty.shape().iter().enumerate() {
+        if d.is_none() {
+            let i = s.b.index(i as i64);
+            sizes.push(s.b.value("memref.dim", &[like, i], s.ctx().index(), &[]));
+        }
+    }
+    let plain = s.ctx().ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+    let segments = s.ctx().attr(&format!("array<i32: {}, 0>", sizes.len()));
+    let buffer = s.b.value("memref.alloc", &sizes, plain, &[("operandSegmentSizes", segments)]);
+    s.free_at_end(buffer);
+    Ok(if plain == ty {
+        buffer
+    } else {
+        s.b.value("memref.cast", &[buffer], ty, &[])
+    })
 }

@@ -5,11 +5,12 @@
 
 use super::{
     Forward::{Custom, Inactive},
-    Rule,
+    Reverse, Rule,
 };
 use crate::{
     forward::{FunctionState, error_at},
-    ir::{Builder, Op},
+    ir::{Builder, Op, Value},
+    reverse::ReverseState,
 };
 use moonc_ir::Error;
 
@@ -17,62 +18,77 @@ pub const RULES: &[Rule] = &[
     Rule {
         op: "memref.load",
         forward: Custom(load),
+        reverse: Reverse::Custom(load_reverse),
     },
     Rule {
         op: "memref.store",
         forward: Custom(store),
+        reverse: Reverse::Custom(store_reverse),
     },
     Rule {
         op: "memref.alloc",
         forward: Custom(alloc),
+        reverse: Reverse::Custom(alloc_reverse),
     },
     Rule {
         op: "memref.alloca",
         forward: Custom(alloc),
+        reverse: Reverse::Custom(alloc_reverse),
     },
     Rule {
         op: "memref.dealloc",
         forward: Custom(dealloc),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.copy",
         forward: Custom(copy),
+        reverse: Reverse::Custom(copy_reverse),
     },
     Rule {
         op: "memref.subview",
         forward: Custom(view),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.cast",
         forward: Custom(view),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.reinterpret_cast",
         forward: Custom(view),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.collapse_shape",
         forward: Custom(view),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.expand_shape",
         forward: Custom(view),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.transpose",
         forward: Custom(view),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.dim",
         forward: Inactive,
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.rank",
         forward: Inactive,
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "memref.extract_strided_metadata",
         forward: Inactive,
+        reverse: Reverse::Nothing,
     },
 ];
 
@@ -255,5 +271,77 @@ fn view(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         }
     };
     s.set_tangent(result, tangent);
+    Ok(())
+}
+
+/// The materialized indices (operands from `first` on) of a load or store.
+fn indices(s: &mut ReverseState, op: Op, first: usize) -> Result<Vec<Value>, Error> {
+    op.operands()[first..].iter().map(|&v| s.get(v)).collect()
+}
+
+/// `y = load A[i]`: `dA[i] += dy`.
+fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let result = op.result(0);
+    if !s.has_adjoint(result) {
+        return Ok(());
+    }
+    let Some(adjoint) = s.take_adjoint(result) else {
+        return Ok(());
+    };
+    let shadow = s.shadow(op, op.operand(0))?;
+    let mut operands = vec![shadow];
+    operands.extend(indices(s, op, 1)?);
+    let old = s.b.value("memref.load", &operands, result.ty(), &[]);
+    let sum = s.b.value("arith.addf", &[old, adjoint], result.ty(), &[]);
+    let mut store = vec![sum];
+    store.extend(operands);
+    s.b.create("memref.store", &store, &[], &[], &[], &[]);
+    Ok(())
+}
+
+/// `store x, A[i]`: `dx += dA[i]; dA[i] = 0` (the old contents of A[i]
+/// no longer influence anything).
+fn store_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let (value, memref) = (op.operand(0), op.operand(1));
+    if !s.activity.is_active(memref) {
+        return Ok(());
+    }
+    let shadow = s.shadow(op, memref)?;
+    let mut operands = vec![shadow];
+    operands.extend(indices(s, op, 2)?);
+    let element = value.ty();
+    let adjoint = s.b.value("memref.load", &operands, element, &[]);
+    let zero = s.b.float(element, 0.0);
+    let mut store = vec![zero];
+    store.extend(operands);
+    s.b.create("memref.store", &store, &[], &[], &[], &[]);
+    s.add_adjoint(value, adjoint);
+    Ok(())
+}
+
+/// `memref.alloc`: the shadow made for the buffer in the reverse sweep
+/// is freed here, where the reverse sweep is done with it.
+fn alloc_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    if let Some(shadow) = s.existing_shadow(op.result(0)) {
+        if op.name() == "memref.alloc" {
+            s.b.create("memref.dealloc", &[shadow], &[], &[], &[], &[]);
+        }
+    }
+    Ok(())
+}
+
+/// `memref.copy A, B`: `dA += dB; dB = 0`.
+fn copy_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let (source, target) = (op.operand(0), op.operand(1));
+    if !s.activity.is_active(target) {
+        return Ok(());
+    }
+    let d_target = s.shadow(op, target)?;
+    if s.activity.is_active(source) {
+        let d_source = s.shadow(op, source)?;
+        crate::rules::linalg::accumulate(&mut s.b, d_target, d_source);
+    }
+    let zero = s.b.float(target.ty().element(), 0.0);
+    crate::forward::fill(&mut s.b, zero, d_target);
     Ok(())
 }

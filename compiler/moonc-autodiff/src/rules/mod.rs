@@ -1,10 +1,11 @@
 //! Derivative rules as data: one table per dialect, mapping an operation
-//! name to its forward (tangent) rule. The reverse-mode rule of each
-//! operation will sit beside the forward one in the same entry.
+//! name to its forward (tangent) rule and, beside it, its reverse
+//! (adjoint) rule. Element rules are written once: their reverse is the
+//! transpose of the forward rule, which is linear in the tangents.
 //!
 //! Adding an operation is one entry plus its test (see `test/Passes/autodiff`).
 
-use crate::{forward::FunctionState, ir::Op};
+use crate::{forward::FunctionState, ir::Op, reverse::ReverseState};
 use moonc_ir::Error;
 
 mod arith;
@@ -31,16 +32,33 @@ pub enum Forward {
     Custom(fn(&mut FunctionState, Op) -> Result<(), Error>),
 }
 
+/// How the adjoints of an operation's operands are computed from the
+/// adjoints of its results.
+#[derive(Clone, Copy)]
+pub enum Reverse {
+    /// Transpose the forward [`Forward::Expr`]: the adjoint of operand i is
+    /// the forward rule evaluated with `dxi` = the result's adjoint and the
+    /// other tangents zero.
+    Transpose,
+    /// No adjoint flows to the operands (piecewise constant or inactive
+    /// results, views, deallocation, terminators handled by their parent).
+    Nothing,
+    /// Structural operations reverse themselves and their regions.
+    Custom(fn(&mut ReverseState, Op) -> Result<(), Error>),
+}
+
 /// The derivative rule of one operation.
 #[derive(Clone, Copy)]
 pub struct Rule {
     /// The operation's name, e.g. `math.sin`.
     pub op: &'static str,
     pub forward: Forward,
+    pub reverse: Reverse,
 }
 
-/// The rule of terminators (`scf.yield`, `linalg.yield`, …), which the
-/// operation owning them extends with tangents.
+/// The forward rule of terminators (`scf.yield`, `linalg.yield`, …), which
+/// the operation owning them extends with tangents (in reverse mode the
+/// owner seeds their operands' adjoints: [`Reverse::Nothing`]).
 fn owned_by_parent(_: &mut FunctionState, _: Op) -> Result<(), Error> {
     Ok(())
 }

@@ -2,10 +2,12 @@
 //! active iteration values as extra iteration values, `if` and
 //! `execute_region` yield them as extra results.
 
-use super::{Forward::Custom, Rule};
+use super::{Forward::Custom, Reverse, Rule};
 use crate::{
+    activity,
     forward::{FunctionState, error_at},
-    ir::{Attr, Block, Builder, Op, Type, Value},
+    ir::{Attr, Block, Builder, Op, Region, Type, Value},
+    reverse::{ReverseState, trip_count},
 };
 use moonc_ir::Error;
 
@@ -13,39 +15,48 @@ pub const RULES: &[Rule] = &[
     Rule {
         op: "scf.for",
         forward: Custom(for_),
+        reverse: Reverse::Custom(for_reverse),
     },
     Rule {
         op: "scf.while",
         forward: Custom(while_),
+        reverse: Reverse::Custom(while_reverse),
     },
     Rule {
         op: "scf.if",
         forward: Custom(with_yields),
+        reverse: Reverse::Custom(branches_reverse),
     },
     Rule {
         op: "scf.execute_region",
         forward: Custom(with_yields),
+        reverse: Reverse::Custom(branches_reverse),
     },
     Rule {
         op: "scf.index_switch",
         forward: Custom(with_yields),
+        reverse: Reverse::Custom(branches_reverse),
     },
     Rule {
         op: "scf.parallel",
         forward: Custom(parallel),
+        reverse: Reverse::Custom(parallel_reverse),
     },
     // Terminators are extended by the operations that own them.
     Rule {
         op: "scf.yield",
         forward: Custom(super::owned_by_parent),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "scf.condition",
         forward: Custom(super::owned_by_parent),
+        reverse: Reverse::Nothing,
     },
     Rule {
         op: "scf.reduce",
         forward: Custom(super::owned_by_parent),
+        reverse: Reverse::Nothing,
     },
 ];
 
@@ -191,4 +202,234 @@ fn parallel(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         ));
     }
     s.transform_region(op.regions()[0])
+}
+
+/// Rejects active memrefs carried by a loop, which reverse mode cannot
+/// follow yet.
+fn reject_carried_memrefs(s: &ReverseState, op: Op) -> Result<(), Error> {
+    if op
+        .results()
+        .iter()
+        .any(|&r| r.ty().is_memref() && s.activity.is_active(r))
+    {
+        return Err(error_at(
+            op,
+            "reverse mode cannot differentiate memrefs carried by a loop yet",
+        ));
+    }
+    Ok(())
+}
+
+/// The adjoints in `adjoints`, with explicit zeros (of the types of
+/// `like`) where none flowed, built with `b`.
+fn or_zeros(b: &mut Builder, adjoints: Vec<Option<Value>>, like: &[Value]) -> Vec<Value> {
+    adjoints
+        .into_iter()
+        .zip(like)
+        .map(|(a, v)| a.unwrap_or_else(|| b.float(v.ty(), 0.0)))
+        .collect()
+}
+
+/// A counted `scf.for %r = 0 to n` carrying `carried` built at `s.b`, and
+/// the builder of its body (before its yield, which yields the carried
+/// values until the caller sets its operands).
+fn counted_loop(s: &mut ReverseState, n: Value, carried: &[Value], at: Op) -> (Op, Builder, Op) {
+    let mut types = vec![s.ctx().index()];
+    types.extend(carried.iter().map(|v| v.ty()));
+    let (region, block) = Region::with_block(&types, at.loc());
+    let zero = s.b.index(0);
+    let one = s.b.index(1);
+    let mut operands = vec![zero, n, one];
+    operands.extend(carried);
+    let loop_ = s.b.create("scf.for", &operands, &types[1..], &[], &[region], &[]);
+    region.destroy();
+    let args = block.args();
+    let yield_ = Builder::at_end(block, at.loc()).create("scf.yield", &args[1..], &[], &[], &[], &[]);
+    (loop_, Builder::before(yield_), yield_)
+}
+
+/// `scf.for`: a loop over the iterations backwards, carrying the adjoints
+/// of the iteration values; the induction variable is recomputed from the
+/// iteration number.
+fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    if !s.touches_active(op) {
+        return Ok(());
+    }
+    reject_carried_memrefs(s, op)?;
+    let body = op.regions()[0].entry().expect("a loop body");
+    let args = body.args();
+    let results = op.results();
+    let yielded = activity::yielded(body);
+    let carried: Vec<usize> = (0..results.len())
+        .filter(|&j| s.has_adjoint(results[j]) || s.has_adjoint(args[1 + j]))
+        .collect();
+    let seeds: Vec<Value> = carried
+        .iter()
+        .map(|&j| s.take_adjoint_or_zero(results[j]))
+        .collect();
+    let (lb, ub, step) = (s.get(op.operand(0))?, s.get(op.operand(1))?, s.get(op.operand(2))?);
+    let n = trip_count(&mut s.b, lb, ub, step);
+    let (loop_, mut inner, yield_) = counted_loop(s, n, &seeds, op);
+    let r = loop_.regions()[0].entry().expect("a body").args();
+    let index = s.ctx().index();
+    let one = inner.index(1);
+    let last = inner.value("arith.subi", &[n, one], index, &[]);
+    let k = inner.value("arith.subi", &[last, r[0]], index, &[]);
+    s.reverse_iteration.insert(op, k);
+    let seeds: Vec<(Value, Value)> = carried
+        .iter()
+        .enumerate()
+        .map(|(c, &j)| (yielded[j], r[1 + c]))
+        .collect();
+    let wanted: Vec<Value> = carried.iter().map(|&j| args[1 + j]).collect();
+    let adjoints = s.reverse_nested(body, inner, &seeds, &wanted)?;
+    let outs = or_zeros(&mut Builder::before(yield_), adjoints, &wanted);
+    yield_.set_operands(&outs);
+    for (c, &j) in carried.iter().enumerate() {
+        s.add_adjoint(op.operand(3 + j), loop_.result(c));
+    }
+    Ok(())
+}
+
+/// `scf.while`: the forward sweep counts the iterations; the reverse is a
+/// counted loop over them, reversing the `after` region (but on the first
+/// turn, which reverses the final test) and then the `before` region.
+fn while_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    if !s.touches_active(op) {
+        return Ok(());
+    }
+    reject_carried_memrefs(s, op)?;
+    let regions = op.regions();
+    let before = regions[0].entry().expect("a before region");
+    let after = regions[1].entry().expect("an after region");
+    let forwarded = activity::yielded(before)[1..].to_vec();
+    let (results, before_args, after_args) = (op.results(), before.args(), after.args());
+    let res_pos: Vec<usize> = (0..results.len())
+        .filter(|&j| s.has_adjoint(results[j]) || s.has_adjoint(after_args[j]))
+        .collect();
+    let arg_pos: Vec<usize> = (0..before_args.len())
+        .filter(|&i| s.has_adjoint(before_args[i]))
+        .collect();
+    let seeds: Vec<Value> = res_pos
+        .iter()
+        .map(|&j| s.take_adjoint_or_zero(results[j]))
+        .collect();
+    let count = s.count_iterations(op);
+    let n = s.get(count)?;
+    let index = s.ctx().index();
+    let one = s.b.index(1);
+    let turns = s.b.value("arith.addi", &[n, one], index, &[]);
+    let zeros: Vec<Value> = arg_pos
+        .iter()
+        .map(|&i| s.b.float(before_args[i].ty(), 0.0))
+        .collect();
+    let (loop_, mut inner, yield_) = counted_loop(s, turns, &zeros, op);
+    let r = loop_.regions()[0].entry().expect("a body").args();
+    let k = inner.value("arith.subi", &[n, r[0]], index, &[]);
+    s.reverse_iteration.insert(op, k);
+    let zero = inner.index(0);
+    let eq = s.ctx().attr("0 : i64");
+    let first = inner.value("arith.cmpi", &[r[0], zero], s.ctx().ty("i1"), &[("predicate", eq)]);
+    // The adjoints of the values the test passes on: the seeds on the first
+    // turn, else what the reverse of the `after` region gives.
+    let (then_region, then_block) = Region::with_block(&[], op.loc());
+    let (else_region, else_block) = Region::with_block(&[], op.loc());
+    let types: Vec<Type> = seeds.iter().map(|v| v.ty()).collect();
+    let select = inner.create("scf.if", &[first], &types, &[], &[then_region, else_region], &[]);
+    then_region.destroy();
+    else_region.destroy();
+    Builder::at_end(then_block, op.loc()).create("scf.yield", &seeds, &[], &[], &[], &[]);
+    let else_yield = Builder::at_end(else_block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
+    let next = activity::yielded(after);
+    let after_seeds: Vec<(Value, Value)> = arg_pos
+        .iter()
+        .enumerate()
+        .map(|(c, &i)| (next[i], r[1 + c]))
+        .collect();
+    let wanted: Vec<Value> = res_pos.iter().map(|&j| after_args[j]).collect();
+    let adjoints = s.reverse_nested(after, Builder::before(else_yield), &after_seeds, &wanted)?;
+    let outs = or_zeros(&mut Builder::before(else_yield), adjoints, &wanted);
+    else_yield.set_operands(&outs);
+
+    let test_seeds: Vec<(Value, Value)> = res_pos
+        .iter()
+        .enumerate()
+        .map(|(c, &j)| (forwarded[j], select.result(c)))
+        .collect();
+    let wanted: Vec<Value> = arg_pos.iter().map(|&i| before_args[i]).collect();
+    let adjoints = s.reverse_nested(before, Builder::before(yield_), &test_seeds, &wanted)?;
+    let outs = or_zeros(&mut Builder::before(yield_), adjoints, &wanted);
+    yield_.set_operands(&outs);
+    for (c, &i) in arg_pos.iter().enumerate() {
+        s.add_adjoint(op.operand(i), loop_.result(c));
+    }
+    Ok(())
+}
+
+/// `scf.if`, `scf.index_switch`, `scf.execute_region`: the same operation
+/// on the same (recomputed or taped) selector, each region reversed, the
+/// adjoints of the results seeding what each region yields.
+fn branches_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    if !s.touches_active(op) {
+        return Ok(());
+    }
+    let results = op.results();
+    if results.iter().any(|&r| r.ty().is_memref() && s.activity.is_active(r)) {
+        return Err(error_at(
+            op,
+            "reverse mode cannot differentiate memrefs yielded by a branch yet",
+        ));
+    }
+    let mut seeds = vec![];
+    for (j, &r) in results.iter().enumerate() {
+        if let Some(a) = s.take_adjoint(r) {
+            seeds.push((j, a));
+        }
+    }
+    let operands = op
+        .operands()
+        .into_iter()
+        .map(|v| s.get(v))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut regions = vec![];
+    let mut blocks = vec![];
+    for region in op.regions() {
+        if region.blocks().len() > 1 {
+            return Err(error_at(op, "reverse mode needs single-block regions here"));
+        }
+        match region.entry() {
+            Some(primal) => {
+                let (r, b) = Region::with_block(&[], op.loc());
+                regions.push(r);
+                blocks.push(Some((primal, b)));
+            }
+            None => {
+                regions.push(Region::new());
+                blocks.push(None);
+            }
+        }
+    }
+    let attrs: Vec<(&str, Attr)> = op.attr("cases").map(|a| ("cases", a)).into_iter().collect();
+    s.b.create(&op.name(), &operands, &[], &attrs, &regions, &[]);
+    for r in regions {
+        r.destroy();
+    }
+    for (primal, block) in blocks.into_iter().flatten() {
+        let yield_ = Builder::at_end(block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
+        let yielded = activity::yielded(primal);
+        let seeds: Vec<(Value, Value)> = seeds.iter().map(|&(j, a)| (yielded[j], a)).collect();
+        s.reverse_nested(primal, Builder::before(yield_), &seeds, &[])?;
+    }
+    Ok(())
+}
+
+/// `scf.parallel` is not reversed yet.
+fn parallel_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    if !s.touches_active(op) {
+        return Ok(());
+    }
+    Err(error_at(
+        op,
+        "reverse mode cannot differentiate scf.parallel yet; use scf.for",
+    ))
 }
