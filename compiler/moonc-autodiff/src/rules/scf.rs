@@ -317,6 +317,9 @@ fn while_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let count = s.count_iterations(op);
     let n = s.get(count)?;
     let index = s.ctx().index();
+    if let Some(passed) = passes_arguments_on(s, before, &forwarded, &res_pos) {
+        return while_reverse_simple(s, op, n, &passed, &res_pos, &arg_pos, &seeds);
+    }
     let one = s.b.index(1);
     let turns = s.b.value("arith.addi", &[n, one], index, &[]);
     let zeros: Vec<Value> = arg_pos
@@ -359,6 +362,86 @@ fn while_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let wanted: Vec<Value> = arg_pos.iter().map(|&i| before_args[i]).collect();
     let adjoints = s.reverse_nested(before, Builder::before(yield_), &test_seeds, &wanted)?;
     let outs = or_zeros(&mut Builder::before(yield_), adjoints, &wanted);
+    yield_.set_operands(&outs);
+    for (c, &i) in arg_pos.iter().enumerate() {
+        s.add_adjoint(op.operand(i), loop_.result(c));
+    }
+    Ok(())
+}
+
+/// When the `before` region of a `scf.while` computes nothing active and
+/// passes the values at `res_pos` on as its own arguments, the argument
+/// position each comes from.
+fn passes_arguments_on(
+    s: &ReverseState,
+    before: Block,
+    forwarded: &[Value],
+    res_pos: &[usize],
+) -> Option<Vec<usize>> {
+    let ops = before.ops();
+    let quiet = ops[..ops.len() - 1]
+        .iter()
+        .all(|o| !o.operands().iter().any(|&v| s.has_adjoint(v)));
+    let args = before.args();
+    let passed: Option<Vec<usize>> = res_pos
+        .iter()
+        .map(|&j| args.iter().position(|&a| a == forwarded[j]))
+        .collect();
+    passed.filter(|_| quiet)
+}
+
+/// The reverse of a `scf.while` whose `before` region only tests and
+/// passes its arguments on (see [`passes_arguments_on`]): a loop over the
+/// `n` iterations of the `after` region alone.
+fn while_reverse_simple(
+    s: &mut ReverseState,
+    op: Op,
+    n: Value,
+    passed: &[usize],
+    res_pos: &[usize],
+    arg_pos: &[usize],
+    seeds: &[Value],
+) -> Result<(), Error> {
+    let regions = op.regions();
+    let before = regions[0].entry().expect("a before region");
+    let after = regions[1].entry().expect("an after region");
+    let before_args = before.args();
+    // The adjoints of the before arguments, from those of the values they
+    // are passed on as.
+    let gather = |b: &mut Builder, adjoints: &[Value]| -> Vec<Value> {
+        arg_pos
+            .iter()
+            .map(|&i| {
+                let mut sum = None;
+                for (c, _) in res_pos.iter().enumerate().filter(|(c, _)| passed[*c] == i) {
+                    sum = Some(match sum {
+                        None => adjoints[c],
+                        Some(v) => b.value("arith.addf", &[v, adjoints[c]], v.ty(), &[]),
+                    });
+                }
+                sum.unwrap_or_else(|| b.float(before_args[i].ty(), 0.0))
+            })
+            .collect()
+    };
+    let init = gather(&mut s.b, seeds);
+    let (loop_, mut inner, yield_) = counted_loop(s, n, &init, op);
+    let r = loop_.regions()[0].entry().expect("a body").args();
+    let index = s.ctx().index();
+    let one = inner.index(1);
+    let last = inner.value("arith.subi", &[n, one], index, &[]);
+    let k = inner.value("arith.subi", &[last, r[0]], index, &[]);
+    s.reverse_iteration.insert(op, k);
+    let next = activity::yielded(after);
+    let after_seeds: Vec<(Value, Value)> = arg_pos
+        .iter()
+        .enumerate()
+        .map(|(c, &i)| (next[i], r[1 + c]))
+        .collect();
+    let wanted: Vec<Value> = res_pos.iter().map(|&j| after.args()[j]).collect();
+    let adjoints = s.reverse_nested(after, inner, &after_seeds, &wanted)?;
+    let mut at = Builder::before(yield_);
+    let adjoints = or_zeros(&mut at, adjoints, &wanted);
+    let outs = gather(&mut at, &adjoints);
     yield_.set_operands(&outs);
     for (c, &i) in arg_pos.iter().enumerate() {
         s.add_adjoint(op.operand(i), loop_.result(c));
