@@ -12,9 +12,9 @@
 
 use crate::{
     activity::Activity,
-    reverse,
     expr::{self, Env, Term},
     ir::{Block, Builder, Ctx, Op, Region, Type, Value},
+    reverse,
     rules::{self, Forward},
 };
 use mlir_sys as sys;
@@ -199,7 +199,10 @@ impl Differentiator {
     /// body); `at` asks.
     fn differentiable(&self, function: &str, at: Op) -> Result<Op, Error> {
         let Some(&primal) = self.functions.get(function) else {
-            return Err(error_at(at, &format!("no function @{function} to differentiate")));
+            return Err(error_at(
+                at,
+                &format!("no function @{function} to differentiate"),
+            ));
         };
         if primal.regions()[0].entry().is_none() {
             return Err(error_at(
@@ -215,7 +218,12 @@ impl Differentiator {
 
     /// The names of the adjoint function for `key` (a split pair when
     /// `split`), queueing its generation if needed.
-    pub fn request_vjp(&mut self, key: Key, split: bool, at: Op) -> Result<(String, String), Error> {
+    pub fn request_vjp(
+        &mut self,
+        key: Key,
+        split: bool,
+        at: Op,
+    ) -> Result<(String, String), Error> {
         if let Some(names) = self.generated_vjp.get(&(key.clone(), split)) {
             return Ok(names.clone());
         }
@@ -235,7 +243,8 @@ impl Differentiator {
             reverse::Names::Combined(n) => (n.clone(), n.clone()),
             reverse::Names::Split { forward, reverse } => (forward.clone(), reverse.clone()),
         };
-        self.generated_vjp.insert((key.clone(), split), pair.clone());
+        self.generated_vjp
+            .insert((key.clone(), split), pair.clone());
         self.pending_vjp.push((key, names, at));
         Ok(pair)
     }

@@ -609,7 +609,8 @@ impl Region {
         // SAFETY: the arrays hold `types.len()` live handles; the region
         // takes the new block.
         let block = unsafe {
-            let block = sys::mlirBlockCreate(types.len() as isize, raw_types.as_ptr(), locs.as_ptr());
+            let block =
+                sys::mlirBlockCreate(types.len() as isize, raw_types.as_ptr(), locs.as_ptr());
             sys::mlirRegionAppendOwnedBlock(region.0, block);
             Block(block)
         };

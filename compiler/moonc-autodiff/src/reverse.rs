@@ -76,7 +76,8 @@ pub struct ReverseState<'d> {
     current: Block,
     /// Primal values as available in the reverse sweep.
     materialized: HashMap<Value, Value>,
-    /// Adjoints accumulated in SSA form (values of the current block).
+    /// Adjoints accumulated in SSA form (contributions from the value's own
+    /// block; [`Self::take_adjoint`] adds its slot's).
     adjoints: HashMap<Value, Value>,
     /// Adjoints of values used in blocks nested below their definition,
     /// accumulated in memory (`memref<T>`, promoted to registers by LLVM).
@@ -123,7 +124,8 @@ impl ReverseState<'_> {
     /// Whether `value` is active and of a type that has an adjoint.
     pub fn has_adjoint(&self, value: Value) -> bool {
         let ty = value.ty();
-        self.activity.is_active(value) && (ty.is_float() || (ty.is_vector() && ty.element().is_float()))
+        self.activity.is_active(value)
+            && (ty.is_float() || (ty.is_vector() && ty.element().is_float()))
     }
 
     /// Whether `op` (or an operation nested in it) uses an active value.
@@ -137,9 +139,11 @@ impl ReverseState<'_> {
         if !self.has_adjoint(value) {
             return;
         }
-        if value.block() == self.current && !self.slots.contains_key(&value) {
+        if value.block() == self.current {
             let sum = match self.adjoints.get(&value) {
-                Some(&old) => self.b.value("arith.addf", &[old, contribution], value.ty(), &[]),
+                Some(&old) => self
+                    .b
+                    .value("arith.addf", &[old, contribution], value.ty(), &[]),
                 None => contribution,
             };
             self.adjoints.insert(value, sum);
@@ -147,8 +151,11 @@ impl ReverseState<'_> {
         }
         let slot = self.slot(value);
         let old = self.b.value("memref.load", &[slot], value.ty(), &[]);
-        let sum = self.b.value("arith.addf", &[old, contribution], value.ty(), &[]);
-        self.b.create("memref.store", &[sum, slot], &[], &[], &[], &[]);
+        let sum = self
+            .b
+            .value("arith.addf", &[old, contribution], value.ty(), &[]);
+        self.b
+            .create("memref.store", &[sum, slot], &[], &[], &[], &[]);
     }
 
     /// The adjoint slot of `value`, created zero at the start of the
@@ -160,13 +167,14 @@ impl ReverseState<'_> {
         let mut b = Builder::before(self.slot_anchor);
         let ty = self.ctx().ty(&format!("memref<{}>", value.ty()));
         let segments = self.ctx().attr("array<i32: 0, 0>");
-        let slot = b.value("memref.alloca", &[], ty, &[("operandSegmentSizes", segments)]);
+        let slot = b.value(
+            "memref.alloca",
+            &[],
+            ty,
+            &[("operandSegmentSizes", segments)],
+        );
         let zero = b.float(value.ty(), 0.0);
         b.create("memref.store", &[zero, slot], &[], &[], &[], &[]);
-        // An SSA adjoint accumulated so far moves into the slot.
-        if let Some(old) = self.adjoints.remove(&value) {
-            self.b.create("memref.store", &[old, slot], &[], &[], &[], &[]);
-        }
         self.slots.insert(value, slot);
         slot
     }
@@ -180,7 +188,8 @@ impl ReverseState<'_> {
         };
         let stored = self.b.value("memref.load", &[slot], value.ty(), &[]);
         let zero = self.b.float(value.ty(), 0.0);
-        self.b.create("memref.store", &[zero, slot], &[], &[], &[], &[]);
+        self.b
+            .create("memref.store", &[zero, slot], &[], &[], &[], &[]);
         Some(match ssa {
             Some(v) => self.b.value("arith.addf", &[v, stored], value.ty(), &[]),
             None => stored,
@@ -209,8 +218,7 @@ impl ReverseState<'_> {
             return Ok(m);
         }
         let block = value.block();
-        if self.direct.contains(&block) || (block == self.body && value.defining_op().is_none())
-        {
+        if self.direct.contains(&block) || (block == self.body && value.defining_op().is_none()) {
             return Ok(value);
         }
         let at = block.parent_op();
@@ -230,7 +238,11 @@ impl ReverseState<'_> {
                 let mut b = self.prologue(block).expect("the scope exists");
                 let clone = b.insert(op.clone_detached());
                 clone.set_operands(&operands);
-                let i = op.results().iter().position(|&r| r == value).expect("a result");
+                let i = op
+                    .results()
+                    .iter()
+                    .position(|&r| r == value)
+                    .expect("a result");
                 clone.result(i)
             }
             Some(op) if value.ty().is_memref() => {
@@ -363,7 +375,12 @@ impl ReverseState<'_> {
         let shape = "?x".repeat(nest.len());
         let buffer_type = ctx.ty(&format!("memref<{shape}{ty}>"));
         let segments = ctx.attr(&format!("array<i32: {}, 0>", nest.len()));
-        let buffer = b.value("memref.alloc", &counts, buffer_type, &[("operandSegmentSizes", segments)]);
+        let buffer = b.value(
+            "memref.alloc",
+            &counts,
+            buffer_type,
+            &[("operandSegmentSizes", segments)],
+        );
         let mut bytes = b.index(element_bytes(ty));
         for &n in &counts {
             bytes = b.value("arith.muli", &[bytes, n], ctx.index(), &[]);
@@ -411,7 +428,14 @@ impl ReverseState<'_> {
         let ty = value.ty();
         let block = value.block();
         let (suffix, wide) = if ty.is_float() {
-            (if ty.to_string() == "f32" { "f32" } else { "f64" }, ty)
+            (
+                if ty.to_string() == "f32" {
+                    "f32"
+                } else {
+                    "f64"
+                },
+                ty,
+            )
         } else {
             ("i64", ctx.ty("i64"))
         };
@@ -424,22 +448,42 @@ impl ReverseState<'_> {
         let order = positions(block);
         let position = |v: &Value| order[v];
         let pushes = self.pushes.entry(block).or_default();
-        let next = pushes.iter().position(|(v, _)| position(v) > position(&value));
+        let next = pushes
+            .iter()
+            .position(|(v, _)| position(v) > position(&value));
         let anchor = next.map_or(end, |i| pushes[i].1);
         let mut b = Builder::before(anchor);
         let widened = widen(&mut b, value, wide);
-        let push = runtime_call(&mut b, &format!("moonrt_tape_push_{suffix}"), &[widened], None);
-        let first = widened.defining_op().filter(|_| widened != value).unwrap_or(push);
+        let push = runtime_call(
+            &mut b,
+            &format!("moonrt_tape_push_{suffix}"),
+            &[widened],
+            None,
+        );
+        let first = widened
+            .defining_op()
+            .filter(|_| widened != value)
+            .unwrap_or(push);
         pushes.insert(next.unwrap_or(pushes.len()), (value, first));
 
         // Pop, keeping pops in reverse definition order.
         let scope = self.scopes.get_mut(&block).expect("the scope exists");
-        let next = scope.pops.iter().position(|(v, _)| position(v) < position(&value));
+        let next = scope
+            .pops
+            .iter()
+            .position(|(v, _)| position(v) < position(&value));
         let anchor = next.map_or(scope.pop_end, |i| scope.pops[i].1);
         let mut b = Builder::before(anchor);
-        let pop = runtime_call(&mut b, &format!("moonrt_tape_pop_{suffix}"), &[], Some(wide));
+        let pop = runtime_call(
+            &mut b,
+            &format!("moonrt_tape_pop_{suffix}"),
+            &[],
+            Some(wide),
+        );
         let popped = pop.result(0);
-        scope.pops.insert(next.unwrap_or(scope.pops.len()), (value, pop));
+        scope
+            .pops
+            .insert(next.unwrap_or(scope.pops.len()), (value, pop));
         narrow(&mut b, popped, ty)
     }
 
@@ -478,7 +522,12 @@ impl ReverseState<'_> {
                 .collect::<Result<Vec<_>, _>>()?;
             let mut b = self.prologue(value.block()).ok_or_else(no_shadow)?;
             let segments = self.ctx().attr(&format!("array<i32: {}, 0>", sizes.len()));
-            let buffer = b.value(&name, &sizes, value.ty(), &[("operandSegmentSizes", segments)]);
+            let buffer = b.value(
+                &name,
+                &sizes,
+                value.ty(),
+                &[("operandSegmentSizes", segments)],
+            );
             let zero = b.float(value.ty().element(), 0.0);
             fill(&mut b, zero, buffer);
             buffer
@@ -565,7 +614,10 @@ impl ReverseState<'_> {
         if result.ty().is_memref() {
             return Err(error_at(
                 op,
-                &format!("`{}` of active buffers cannot be differentiated yet", op.name()),
+                &format!(
+                    "`{}` of active buffers cannot be differentiated yet",
+                    op.name()
+                ),
             ));
         }
         let Some(adjoint) = self.take_adjoint(result) else {
@@ -617,7 +669,8 @@ impl ReverseState<'_> {
     /// reverse sweep).
     fn free_tapes(&mut self) {
         for (buffer, bytes) in std::mem::take(&mut self.to_free) {
-            self.b.create("memref.dealloc", &[buffer], &[], &[], &[], &[]);
+            self.b
+                .create("memref.dealloc", &[buffer], &[], &[], &[], &[]);
             if let Some(bytes) = bytes {
                 runtime_call(&mut self.b, "moonrt_tape_note_free", &[bytes], None);
             }
@@ -727,7 +780,9 @@ fn while_induction(op: Op, block: Block, i: usize) -> Option<(Value, Value)> {
     };
     if op.walk().iter().any(|o| o.results().contains(&step)) || block.args().contains(&step) {
         // The step must be defined outside the loop, or be a constant.
-        let constant = step.defining_op().filter(|o| o.name() == "arith.constant")?;
+        let constant = step
+            .defining_op()
+            .filter(|o| o.name() == "arith.constant")?;
         let _ = constant;
     }
     Some((op.operand(b), step))
@@ -824,7 +879,9 @@ pub fn runtime_call(b: &mut Builder, name: &str, args: &[Value], result: Option<
     if !declared {
         let params: Vec<String> = args.iter().map(|a| a.ty().to_string()).collect();
         let results = result.map(|t| t.to_string()).unwrap_or_default();
-        let ty = b.ctx.attr(&format!("({}) -> ({results})", params.join(", ")));
+        let ty = b
+            .ctx
+            .attr(&format!("({}) -> ({results})", params.join(", ")));
         let mut top = Builder::at_end(block, b.loc);
         top.create(
             "func.func",
@@ -969,7 +1026,9 @@ fn prepare(ctx: Ctx, function: Op) -> Result<(), Error> {
     }
     if ops.iter().any(|o| {
         let name = o.name();
-        name.starts_with("linalg.") && name != "linalg.generic" && name != "linalg.yield"
+        name.starts_with("linalg.")
+            && name != "linalg.generic"
+            && name != "linalg.yield"
             && name != "linalg.index"
     }) {
         // SAFETY: as above.
@@ -988,7 +1047,10 @@ fn written_roots(function: Op) -> HashSet<Value> {
         let name = op.name();
         let operands = op.operands();
         let targets: Vec<Value> = match name.as_str() {
-            "memref.load" | "memref.dim" | "memref.dealloc" | "memref.rank"
+            "memref.load"
+            | "memref.dim"
+            | "memref.dealloc"
+            | "memref.rank"
             | "memref.extract_strided_metadata" => vec![],
             "memref.store" => vec![operands[1]],
             "memref.copy" => vec![operands[1]],
@@ -1070,7 +1132,11 @@ pub fn generate(
         b: Builder::before(ret),
         body,
         split,
-        direct: if split { HashSet::new() } else { HashSet::from([body]) },
+        direct: if split {
+            HashSet::new()
+        } else {
+            HashSet::from([body])
+        },
         scopes: HashMap::new(),
         current: body,
         materialized: HashMap::new(),
@@ -1124,7 +1190,12 @@ pub fn generate(
     let kept_types: Vec<Type> = kept.iter().map(|&j| outputs[j]).collect();
     let adjoint_types: Vec<Type> = adjoints.iter().map(|a| a.ty()).collect();
     let signature = |ins: &[Type], outs: &[Type]| {
-        let show = |ts: &[Type]| ts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        let show = |ts: &[Type]| {
+            ts.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         ctx.attr(&format!("({}) -> ({})", show(ins), show(outs)))
     };
     match names {
@@ -1166,7 +1237,13 @@ fn split_forward(function: Op, marker: Op, kept: usize, inputs: usize) -> Result
             clone.0,
         );
     }
-    let position = function.regions()[0].entry().expect("a body").ops().iter().position(|&o| o == marker).expect("the marker");
+    let position = function.regions()[0]
+        .entry()
+        .expect("a body")
+        .ops()
+        .iter()
+        .position(|&o| o == marker)
+        .expect("the marker");
     let body = clone.regions()[0].entry().expect("a body");
     let ops = body.ops();
     let ret = *ops.last().expect("a return");
@@ -1178,7 +1255,10 @@ fn split_forward(function: Op, marker: Op, kept: usize, inputs: usize) -> Result
     }
     for i in (inputs..body.args().len()).rev() {
         if !body.args()[i].is_unused() {
-            return Err(error_at(clone, "internal error: the forward sweep uses a shadow"));
+            return Err(error_at(
+                clone,
+                "internal error: the forward sweep uses a shadow",
+            ));
         }
         body.erase_arg(i);
     }
@@ -1244,13 +1324,20 @@ impl ReverseState<'_> {
             if !operands.iter().any(active) && !results.iter().any(active) {
                 continue;
             }
-            let callee = op.attr("callee").and_then(|a| a.string()).expect("a callee");
+            let callee = op
+                .attr("callee")
+                .and_then(|a| a.string())
+                .expect("a callee");
             let Some(ty) = self.diff.function_type(&callee) else {
-                return Err(error_at(op, &format!("no function @{callee} to differentiate")));
+                return Err(error_at(
+                    op,
+                    &format!("no function @{callee} to differentiate"),
+                ));
             };
             if let Some(custom) = self.diff.custom_vjp(&callee) {
                 let key = Key::default_for(&callee, ty, 1);
-                self.calls.insert(op, CallRule::Custom(key, custom.to_string()));
+                self.calls
+                    .insert(op, CallRule::Custom(key, custom.to_string()));
                 continue;
             }
             let activity = |v: &Value, arg: bool| match (self.activity.is_active(*v), v.ty()) {
@@ -1279,7 +1366,10 @@ pub fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
         .and_then(|a| a.string())
         .expect("moon.vjp names a callee");
     let Some(ty) = diff.function_type(&callee) else {
-        return Err(error_at(op, &format!("no function @{callee} to differentiate")));
+        return Err(error_at(
+            op,
+            &format!("no function @{callee} to differentiate"),
+        ));
     };
     let key = crate::forward::requested_key(op, &callee, ty.clone());
     let default = Key::default_for(&callee, ty, 1);
@@ -1299,7 +1389,14 @@ pub fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
     let mut b = Builder::before(op);
     let types: Vec<Type> = op.results().iter().map(|r| r.ty()).collect();
     let callee_attr = diff.ctx().attr(&format!("@{name}"));
-    let call = b.create("func.call", &op.operands(), &types, &[("callee", callee_attr)], &[], &[]);
+    let call = b.create(
+        "func.call",
+        &op.operands(),
+        &types,
+        &[("callee", callee_attr)],
+        &[],
+        &[],
+    );
     for (old, new) in op.results().into_iter().zip(call.results()) {
         old.replace_uses(new);
     }

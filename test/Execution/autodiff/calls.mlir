@@ -32,13 +32,13 @@
 // MIXED_PRECISION_CALL: check: PASS
 // RUN: moonc check %s --entry call_public | FileCheck %s --check-prefix=CALL_PUBLIC
 // CALL_PUBLIC: check: PASS
-// RUN: moonc check %s --entry global_table | FileCheck %s --check-prefix=GLOBAL_TABLE
+// RUN: moonc check %s --entry global_table --mode forward | FileCheck %s --check-prefix=GLOBAL_TABLE
 // GLOBAL_TABLE: check: PASS
-// RUN: moonc check %s --entry memref_from_call | FileCheck %s --check-prefix=MEMREF_FROM_CALL
+// RUN: moonc check %s --entry memref_from_call --mode forward | FileCheck %s --check-prefix=MEMREF_FROM_CALL
 // MEMREF_FROM_CALL: check: PASS
 // RUN: moonc check %s --entry subview_to_call | FileCheck %s --check-prefix=SUBVIEW_TO_CALL
 // SUBVIEW_TO_CALL: check: PASS
-// RUN: moonc check %s --entry uses_custom | FileCheck %s --check-prefix=USES_CUSTOM
+// RUN: moonc check %s --entry uses_custom --mode forward | FileCheck %s --check-prefix=USES_CUSTOM
 // USES_CUSTOM: check: PASS
 // RUN: moonc check %s --entry call_multi_return --args '[0.5, 1.5]' | FileCheck %s --check-prefix=CALL_MULTI_RETURN
 // CALL_MULTI_RETURN: check: PASS
@@ -52,6 +52,8 @@
 // GATHER: check: PASS
 // RUN: moonc check %s --entry stored_then_read_by_call | FileCheck %s --check-prefix=STORED_THEN_READ_BY_CALL
 // STORED_THEN_READ_BY_CALL: check: PASS
+// Entries checked with --mode forward are not supported by reverse mode yet
+// (see docs/autodiff.md).
 
 // (sin(x)*y, x + y*y): two results, both active.
 func.func private @pair(%x: f64, %y: f64) -> (f64, f64) {

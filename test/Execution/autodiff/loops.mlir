@@ -28,10 +28,12 @@
 // COUNTED_ZERO: check: PASS
 // RUN: moonc check %s --entry while_do | FileCheck %s --check-prefix=WHILE_DO
 // WHILE_DO: check: PASS
-// RUN: moonc check %s --entry parallel_store | FileCheck %s --check-prefix=PARALLEL_STORE
+// RUN: moonc check %s --entry parallel_store --mode forward | FileCheck %s --check-prefix=PARALLEL_STORE
 // PARALLEL_STORE: check: PASS
 // RUN: moonc check %s --entry while_mixed | FileCheck %s --check-prefix=WHILE_MIXED
 // WHILE_MIXED: check: PASS
+// Entries checked with --mode forward are not supported by reverse mode yet
+// (see docs/autodiff.md).
 
 // x^10 by repeated multiplication; the loop also carries
 // q <- sin(q + x^k / 10), which reads the other carried value.

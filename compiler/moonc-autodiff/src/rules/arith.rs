@@ -1,7 +1,9 @@
 //! Derivative rules of the `arith` dialect. Integer and index operations
 //! never carry derivatives and need no entry.
 
-use super::{Forward::*, Reverse::*, Rule};
+use super::{Forward::Expr, Forward::Inactive, Reverse::*, Rule};
+use crate::reverse::ReverseState;
+use moonc_ir::Error;
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -62,12 +64,12 @@ pub const RULES: &[Rule] = &[
     Rule {
         op: "arith.extf",
         forward: Expr("same(dx0)"),
-        reverse: Transpose,
+        reverse: Custom(cast_reverse),
     },
     Rule {
         op: "arith.truncf",
         forward: Expr("same(dx0)"),
-        reverse: Transpose,
+        reverse: Custom(cast_reverse),
     },
     Rule {
         op: "arith.cmpf",
@@ -90,3 +92,20 @@ pub const RULES: &[Rule] = &[
         reverse: Nothing,
     },
 ];
+
+/// `arith.extf` and `arith.truncf`: the adjoint converts back to the
+/// operand's precision.
+fn cast_reverse(s: &mut ReverseState, op: crate::ir::Op) -> Result<(), Error> {
+    let (operand, result) = (op.operand(0), op.result(0));
+    let Some(adjoint) = s.take_adjoint(result) else {
+        return Ok(());
+    };
+    let back = if op.name() == "arith.extf" {
+        "arith.truncf"
+    } else {
+        "arith.extf"
+    };
+    let converted = s.b.value(back, &[adjoint], operand.ty(), &[]);
+    s.add_adjoint(operand, converted);
+    Ok(())
+}

@@ -5,8 +5,8 @@
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     forward::{FunctionState, Key},
-    reverse::{CallRule, ReverseState},
     ir::{Builder, Op, Type, Value},
+    reverse::{CallRule, ReverseState},
 };
 use moonc_ir::{Error, moon::Activity as Act};
 
@@ -167,7 +167,14 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .collect();
     types.extend(active.iter().map(|v| v.ty()));
     let callee = s.ctx().attr(&format!("@{name}"));
-    let call = s.b.create("func.call", &operands, &types, &[("callee", callee)], &[], &[]);
+    let call = s.b.create(
+        "func.call",
+        &operands,
+        &types,
+        &[("callee", callee)],
+        &[],
+        &[],
+    );
     for (i, &v) in active.iter().enumerate() {
         s.add_adjoint(v, call.result(kept + i));
     }
@@ -186,9 +193,16 @@ fn scratch_like(s: &mut ReverseState, like: Value) -> Result<Value, Error> {
             sizes.push(s.b.value("memref.dim", &[like, i], s.ctx().index(), &[]));
         }
     }
-    let plain = s.ctx().ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+    let plain = s
+        .ctx()
+        .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
     let segments = s.ctx().attr(&format!("array<i32: {}, 0>", sizes.len()));
-    let buffer = s.b.value("memref.alloc", &sizes, plain, &[("operandSegmentSizes", segments)]);
+    let buffer = s.b.value(
+        "memref.alloc",
+        &sizes,
+        plain,
+        &[("operandSegmentSizes", segments)],
+    );
     s.free_at_end(buffer);
     Ok(if plain == ty {
         buffer

@@ -309,7 +309,13 @@ fn build_generic(
     iterators: &[&str],
 ) -> (Op, Block, Op) {
     let ctx = b.ctx;
-    let element = |v: &Value| if v.ty().is_memref() { v.ty().element() } else { v.ty() };
+    let element = |v: &Value| {
+        if v.ty().is_memref() {
+            v.ty().element()
+        } else {
+            v.ty()
+        }
+    };
     let types: Vec<Type> = ins.iter().chain(outs).map(element).collect();
     let (region, block) = Region::with_block(&types, b.loc);
     let operands: Vec<Value> = ins.iter().chain(outs).copied().collect();
@@ -323,7 +329,10 @@ fn build_generic(
         &[],
         &[
             ("indexing_maps", ctx.attr(&format!("[{}]", maps.join(", ")))),
-            ("iterator_types", ctx.attr(&format!("[{}]", iterators.join(", ")))),
+            (
+                "iterator_types",
+                ctx.attr(&format!("[{}]", iterators.join(", "))),
+            ),
             (
                 "operandSegmentSizes",
                 ctx.attr(&format!("array<i32: {}, {}>", ins.len(), outs.len())),
@@ -342,7 +351,13 @@ pub fn accumulate(b: &mut Builder, from: Value, into: Value) {
     let rank = from.ty().shape().len();
     let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
     let map = format!("affine_map<({0}) -> ({0})>", dims.join(", "));
-    let (_, block, yield_) = build_generic(b, &[from], &[into], &[map.clone(), map], &vec!["parallel"; rank]);
+    let (_, block, yield_) = build_generic(
+        b,
+        &[from],
+        &[into],
+        &[map.clone(), map],
+        &vec!["parallel"; rank],
+    );
     let args = block.args();
     let sum = Builder::before(yield_).value("arith.addf", &[args[0], args[1]], args[0].ty(), &[]);
     yield_.set_operands(&[sum]);
@@ -384,9 +399,16 @@ fn snapshot(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
             sizes.push(b.value("memref.dim", &[v, i], b.ctx.index(), &[]));
         }
     }
-    let plain = b.ctx.ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+    let plain = b
+        .ctx
+        .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
     let segments = b.ctx.attr(&format!("array<i32: {}, 0>", sizes.len()));
-    let copy = b.value("memref.alloc", &sizes, plain, &[("operandSegmentSizes", segments)]);
+    let copy = b.value(
+        "memref.alloc",
+        &sizes,
+        plain,
+        &[("operandSegmentSizes", segments)],
+    );
     b.create("memref.copy", &[v, copy], &[], &[], &[], &[]);
     s.free_at_end(copy);
     Ok(copy)
@@ -433,7 +455,11 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .iter()
         .map(|m| m.to_string())
         .collect();
-    let rank = op.attr("iterator_types").expect("iterator_types").elements().len();
+    let rank = op
+        .attr("iterator_types")
+        .expect("iterator_types")
+        .elements()
+        .len();
     let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
     let scalar_map = format!("affine_map<({}) -> ()>", dims.join(", "));
 
@@ -469,18 +495,31 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
 
     let targets: Vec<usize> = (0..ins + captured.len())
         .filter(|&i| {
-            let v = if i < ins { operands[i] } else { captured[i - ins] };
+            let v = if i < ins {
+                operands[i]
+            } else {
+                captured[i - ins]
+            };
             s.activity.is_active(v) && (v.ty().is_memref() || s.has_adjoint(v))
         })
         .collect();
     for &t in &targets {
-        let primal = if t < ins { operands[t] } else { captured[t - ins] };
+        let primal = if t < ins {
+            operands[t]
+        } else {
+            captured[t - ins]
+        };
         let (into, map) = if primal.ty().is_memref() {
             (s.shadow(op, primal)?, maps[t].clone())
         } else {
             let ty = s.ctx().ty(&format!("memref<{}>", primal.ty()));
             let segments = s.ctx().attr("array<i32: 0, 0>");
-            let cell = s.b.value("memref.alloca", &[], ty, &[("operandSegmentSizes", segments)]);
+            let cell = s.b.value(
+                "memref.alloca",
+                &[],
+                ty,
+                &[("operandSegmentSizes", segments)],
+            );
             let zero = s.b.float(primal.ty(), 0.0);
             s.b.create("memref.store", &[zero, cell], &[], &[], &[], &[]);
             (cell, scalar_map.clone())
@@ -493,11 +532,18 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
             ));
         };
         let iterators: Vec<&str> = (0..rank)
-            .map(|d| if kept.contains(&d) { "parallel" } else { "reduction" })
+            .map(|d| {
+                if kept.contains(&d) {
+                    "parallel"
+                } else {
+                    "reduction"
+                }
+            })
             .collect();
         let mut all_maps = in_maps.clone();
         all_maps.push(map);
-        let (_, block, yield_) = build_generic(&mut s.b, &generic_ins, &[into], &all_maps, &iterators);
+        let (_, block, yield_) =
+            build_generic(&mut s.b, &generic_ins, &[into], &all_maps, &iterators);
         let new_args = block.args();
         // The body, recomputed: inputs and captures from the new block
         // arguments, outputs' old values (which only add) as zero.
@@ -510,11 +556,20 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
             mapping.insert(v, new_args[ins + c]);
         }
         for &a in &args[ins..] {
-            let zero = b.float(a.ty(), 0.0);
+            let zero = if a.ty().is_float() {
+                b.float(a.ty(), 0.0)
+            } else {
+                let attr = b.ctx.attr(&format!("0 : {}", a.ty()));
+                b.value("arith.constant", &[], a.ty(), &[("value", attr)])
+            };
             mapping.insert(a, zero);
         }
         for (i, &a) in new_args[..ins + captured.len()].iter().enumerate() {
-            let v = if i < ins { operands[i] } else { captured[i - ins] };
+            let v = if i < ins {
+                operands[i]
+            } else {
+                captured[i - ins]
+            };
             if s.activity.is_active(v) {
                 s.activity.mark(a);
             }

@@ -241,10 +241,12 @@ fn counted_loop(s: &mut ReverseState, n: Value, carried: &[Value], at: Op) -> (O
     let one = s.b.index(1);
     let mut operands = vec![zero, n, one];
     operands.extend(carried);
-    let loop_ = s.b.create("scf.for", &operands, &types[1..], &[], &[region], &[]);
+    let loop_ =
+        s.b.create("scf.for", &operands, &types[1..], &[], &[region], &[]);
     region.destroy();
     let args = block.args();
-    let yield_ = Builder::at_end(block, at.loc()).create("scf.yield", &args[1..], &[], &[], &[], &[]);
+    let yield_ =
+        Builder::at_end(block, at.loc()).create("scf.yield", &args[1..], &[], &[], &[], &[]);
     (loop_, Builder::before(yield_), yield_)
 }
 
@@ -267,7 +269,11 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .iter()
         .map(|&j| s.take_adjoint_or_zero(results[j]))
         .collect();
-    let (lb, ub, step) = (s.get(op.operand(0))?, s.get(op.operand(1))?, s.get(op.operand(2))?);
+    let (lb, ub, step) = (
+        s.get(op.operand(0))?,
+        s.get(op.operand(1))?,
+        s.get(op.operand(2))?,
+    );
     let n = trip_count(&mut s.b, lb, ub, step);
     let (loop_, mut inner, yield_) = counted_loop(s, n, &seeds, op);
     let r = loop_.regions()[0].entry().expect("a body").args();
@@ -332,17 +338,30 @@ fn while_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     s.reverse_iteration.insert(op, k);
     let zero = inner.index(0);
     let eq = s.ctx().attr("0 : i64");
-    let first = inner.value("arith.cmpi", &[r[0], zero], s.ctx().ty("i1"), &[("predicate", eq)]);
+    let first = inner.value(
+        "arith.cmpi",
+        &[r[0], zero],
+        s.ctx().ty("i1"),
+        &[("predicate", eq)],
+    );
     // The adjoints of the values the test passes on: the seeds on the first
     // turn, else what the reverse of the `after` region gives.
     let (then_region, then_block) = Region::with_block(&[], op.loc());
     let (else_region, else_block) = Region::with_block(&[], op.loc());
     let types: Vec<Type> = seeds.iter().map(|v| v.ty()).collect();
-    let select = inner.create("scf.if", &[first], &types, &[], &[then_region, else_region], &[]);
+    let select = inner.create(
+        "scf.if",
+        &[first],
+        &types,
+        &[],
+        &[then_region, else_region],
+        &[],
+    );
     then_region.destroy();
     else_region.destroy();
     Builder::at_end(then_block, op.loc()).create("scf.yield", &seeds, &[], &[], &[], &[]);
-    let else_yield = Builder::at_end(else_block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
+    let else_yield =
+        Builder::at_end(else_block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
     let next = activity::yielded(after);
     let after_seeds: Vec<(Value, Value)> = arg_pos
         .iter()
@@ -457,7 +476,10 @@ fn branches_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         return Ok(());
     }
     let results = op.results();
-    if results.iter().any(|&r| r.ty().is_memref() && s.activity.is_active(r)) {
+    if results
+        .iter()
+        .any(|&r| r.ty().is_memref() && s.activity.is_active(r))
+    {
         return Err(error_at(
             op,
             "reverse mode cannot differentiate memrefs yielded by a branch yet",
