@@ -1,57 +1,186 @@
-//! `moonc bench`: times a compiled function in-process. After a warm-up,
-//! calls are timed in samples of several calls each (so that one sample
-//! lasts about a millisecond and the clock's cost vanishes), for a given
-//! time; the median and the minimum time per call are reported.
+//! `moonc bench`: times a compiled function in-process, and its value and
+//! gradient through the VJP wrapper. After a warm-up, calls are timed in
+//! samples of several calls each (so that one sample lasts about a
+//! millisecond and the clock's cost vanishes), for a given time; the
+//! median and the minimum time per call are reported.
 //!
 //! The arguments are not restored between calls: a function that mutates
 //! its memref arguments is timed on whatever they hold by then. Memref
 //! results that do not alias an argument are freed after each call.
+//!
+//! The gradient's shadows must be zero before each call (the VJP adds to
+//! them). They are zeroed in place before every call, and that cost is
+//! taken out: each gradient sample is followed by a sample of the zeroing
+//! alone, with as many calls, and `grad_ns` is the median of the
+//! differences.
 
-use crate::{Prepared, failure::Outcome, json::Json, values::Results};
+use crate::{
+    CallOptions,
+    compiled::{Compiled, Wrappers},
+    failure::{Failure, Outcome},
+    json::Json,
+    reverse::{TapeUse, shadow_dimension, vjp_values},
+    tensor::Inputs,
+    values::{self, Arguments, Results},
+    wrapper::is_active_result,
+};
 use std::time::{Duration, Instant};
 
 /// Runs the benchmark and returns its JSON report.
-pub fn bench(mut prepared: Prepared, time_ms: u64) -> Outcome<Json> {
-    let mut results = Results::new(&prepared.signature);
+pub fn bench(call: &CallOptions, time_ms: u64, primal_only: bool) -> Outcome<Json> {
+    let mut prepared = crate::prepare(call)?;
+    let signature = prepared.signature.clone();
+    let with_grad =
+        !primal_only && matches!(signature.results.as_slice(), [t] if is_active_result(t));
+    let mut gradient = with_grad.then(|| Gradient::compile(call)).transpose()?;
+
+    let mut results = Results::new(&signature);
     let (entry, mut slots) = prepared.frame(&mut results)?;
     let arguments = &prepared.arguments;
-    let mut call = || {
+    let primal = time(time_ms, false, |_| {
         // SAFETY: the slots were laid out for this entry point's signature.
         unsafe { entry(slots.as_mut_ptr()) };
         results.release_fresh(arguments);
-    };
+    });
+    let mut report = vec![
+        ("entry", Json::Str(signature.name.clone())),
+        ("primal_ns", Json::f64(round(primal.median))),
+        ("primal_min_ns", Json::f64(round(primal.min))),
+        ("compile_ms", Json::f64(round(prepared.compile_ms))),
+        ("samples", Json::int(primal.samples as i64)),
+        (
+            "calls_per_sample",
+            Json::int(primal.calls_per_sample as i64),
+        ),
+    ];
+    if let Some(gradient) = &mut gradient {
+        let (grad_ns, tape_peak_bytes) = gradient.time(time_ms)?;
+        report.extend([
+            ("grad_ns", Json::f64(round(grad_ns))),
+            ("ratio", Json::f64(round(grad_ns / primal.median))),
+            ("tape_peak_bytes", Json::int(tape_peak_bytes)),
+        ]);
+    }
+    let report = report.into_iter().map(|(k, v)| (k.to_string(), v));
+    Ok(Json::Object(report.collect()))
+}
 
-    // Warm-up: caches, branch predictors, page faults; at least 50 ms.
+/// The value and gradient of the entry: its VJP wrapper, compiled apart
+/// from the primal (which is timed as `moonc run` compiles it), with the
+/// cotangent 1 and the shadows bound.
+struct Gradient {
+    compiled: Compiled,
+    arguments: Arguments,
+    /// The indices of the shadows among the wrapper's arguments.
+    shadows: std::ops::Range<usize>,
+}
+
+impl Gradient {
+    /// Compiles the entry with its VJP wrapper and binds `--args`, zero
+    /// shadows and the cotangent 1.
+    fn compile(call: &CallOptions) -> Outcome<Gradient> {
+        let values = values::parse_args(call.args())?;
+        let wrappers = |_: &_, _: &_| Wrappers {
+            jvp: false,
+            vjp: true,
+        };
+        let (compiled, inputs) =
+            Compiled::compile(call, wrappers, |s| Inputs::from_args(s, &values)).map_err(
+                |failure| {
+                    Failure(format!(
+                        "{failure}\n  note: the gradient is timed too; --primal-only times \
+                         the primal alone"
+                    ))
+                },
+            )?;
+        let primal = &compiled.primal;
+        let zeros = vec![0.0; shadow_dimension(primal, &inputs)];
+        let operands = vjp_values(primal, &inputs, &[1.0], &zeros)?;
+        let signature = compiled.wrapper(&compiled.vjp, "VJP")?;
+        let arguments = Arguments::bind(signature, &operands)?;
+        let first = primal.args.len();
+        let dups = operands.len() - first - 1;
+        Ok(Gradient {
+            arguments,
+            shadows: first..first + dups,
+            compiled,
+        })
+    }
+
+    /// The median time of a value-and-gradient call, without the zeroing
+    /// of the shadows, and the tape's peak bytes in one call.
+    fn time(&mut self, time_ms: u64) -> Outcome<(f64, i64)> {
+        let compiled = &self.compiled;
+        let signature = compiled.wrapper(&compiled.vjp, "VJP")?;
+        let mut results = Results::new(signature);
+        let (entry, mut slots) =
+            crate::frame(&compiled.jit, signature, &mut self.arguments, &mut results)?;
+        let (arguments, shadows) = (&mut self.arguments, self.shadows.clone());
+        let mut call = |differentiate: bool| {
+            arguments.zero(shadows.clone());
+            if differentiate {
+                // SAFETY: the slots were laid out for this entry point's
+                // signature; zeroing did not move the shadows' buffers.
+                unsafe { entry(slots.as_mut_ptr()) };
+                results.release_fresh(arguments);
+            }
+        };
+        let ((), tape) = TapeUse::around(|| call(true));
+        tape.require_clean(&compiled.primal.name)?;
+        let timed = time(time_ms, true, call);
+        Ok((timed.median, tape.peak))
+    }
+}
+
+/// What [`time`] measured.
+struct Timing {
+    /// The median time per call, in nanoseconds.
+    median: f64,
+    /// The fastest sample's time per call.
+    min: f64,
+    samples: usize,
+    calls_per_sample: u64,
+}
+
+/// Times `call(true)` for about `time_ms` (at least 11 samples, after a
+/// warm-up of at least 50 ms). With `subtract`, `call(false)` does the
+/// part of `call(true)`'s work that is not to be timed: each sample is
+/// followed by one of `call(false)` with as many calls, and the times are
+/// the differences.
+fn time(time_ms: u64, subtract: bool, mut call: impl FnMut(bool)) -> Timing {
+    // Warm-up: caches, branch predictors, page faults.
     let warm_up = Instant::now();
     let mut warm_calls = 0u64;
     while warm_calls < 10 || warm_up.elapsed() < Duration::from_millis(50) {
-        call();
+        call(true);
         warm_calls += 1;
     }
     let per_call = warm_up.elapsed().as_secs_f64() / warm_calls as f64;
     let calls_per_sample = ((1e-3 / per_call).ceil() as u64).max(1);
 
+    let mut sample = |differentiate: bool| {
+        let start = Instant::now();
+        for _ in 0..calls_per_sample {
+            call(differentiate);
+        }
+        start.elapsed().as_secs_f64() * 1e9 / calls_per_sample as f64
+    };
     let mut samples = vec![];
     let start = Instant::now();
     while samples.len() < 11
         || (start.elapsed() < Duration::from_millis(time_ms) && samples.len() < 100_000)
     {
-        let sample = Instant::now();
-        for _ in 0..calls_per_sample {
-            call();
-        }
-        samples.push(sample.elapsed().as_secs_f64() * 1e9 / calls_per_sample as f64);
+        let full = sample(true);
+        let part = if subtract { sample(false) } else { 0.0 };
+        samples.push(full - part);
     }
     samples.sort_by(f64::total_cmp);
-    let median = samples[samples.len() / 2];
-    Ok(Json::object([
-        ("entry", Json::Str(prepared.signature.name.clone())),
-        ("primal_ns", Json::f64(round(median))),
-        ("primal_min_ns", Json::f64(round(samples[0]))),
-        ("compile_ms", Json::f64(round(prepared.compile_ms))),
-        ("samples", Json::int(samples.len() as i64)),
-        ("calls_per_sample", Json::int(calls_per_sample as i64)),
-    ]))
+    Timing {
+        median: samples[samples.len() / 2],
+        min: samples[0],
+        samples: samples.len(),
+        calls_per_sample,
+    }
 }
 
 /// Keeps three decimals: timings are not more precise than that.

@@ -1,78 +1,99 @@
 //! `moonc jacobian` and `moonc grad`: derivatives at a point, by forward
-//! mode, one JVP per input coordinate (column j is the JVP with the unit
-//! direction e_j).
+//! mode (one JVP per input coordinate: column j is the JVP with the unit
+//! direction e_j) or by reverse mode (one VJP per float scalar result: row
+//! i is the VJP with the unit cotangent e_i and zero shadows).
 
 use crate::{
     CallOptions,
+    compiled::{Compiled, Wrappers},
     failure::{Failure, Outcome},
-    forward::Forward,
     json::Json,
+    reverse::shadow_dimension,
     tensor::{Input, Inputs, Tensor, number_json},
     values,
     wrapper::is_active_result,
 };
 use clap::ValueEnum;
+use moonc_codegen::{Signature, ValueType};
 
 /// How derivatives are computed (`--mode`).
-#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Mode {
     /// Forward mode: one Jacobian-vector product per input coordinate.
-    #[default]
     Forward,
-    /// Reverse mode: one vector-Jacobian product per output (not yet).
+    /// Reverse mode: one vector-Jacobian product per float scalar result.
     Reverse,
 }
 
 impl Mode {
-    /// Fails unless this mode is available.
-    fn require_available(self) -> Outcome<()> {
-        match self {
-            Mode::Forward => Ok(()),
-            Mode::Reverse => Err(Failure::new(
-                "reverse mode is not available yet; use --mode forward",
-            )),
+    /// The wrapper this mode calls.
+    fn wrappers(self) -> Wrappers {
+        Wrappers {
+            jvp: self == Mode::Forward,
+            vjp: self == Mode::Reverse,
         }
     }
 }
 
-/// The Jacobian's columns: for each coordinate j of `inputs`, the tangents
-/// of the float scalar results in the direction e_j.
-fn columns(forward: &Forward, inputs: &Inputs) -> Outcome<Vec<Vec<Tensor>>> {
-    let n = inputs.dimension();
-    let mut direction = vec![0.0; n];
-    (0..n)
-        .map(|j| {
-            direction[j] = 1.0;
-            let jvp = forward.jvp(inputs, &direction);
-            direction[j] = 0.0;
-            Ok(jvp?.result_tangents)
-        })
-        .collect()
+/// The Jacobian of the float scalar results with respect to the input
+/// coordinates, as rows: `rows[i][j]` = ∂result_i / ∂x_j.
+fn rows(compiled: &Compiled, inputs: &Inputs, mode: Mode) -> Outcome<Vec<Vec<f64>>> {
+    let signature = &compiled.primal;
+    let active = active_results(signature).count();
+    match mode {
+        Mode::Forward => {
+            let n = inputs.dimension();
+            let mut direction = vec![0.0; n];
+            let columns = (0..n)
+                .map(|j| {
+                    direction[j] = 1.0;
+                    let jvp = compiled.jvp(inputs, &direction);
+                    direction[j] = 0.0;
+                    Ok(jvp?.result_tangents)
+                })
+                .collect::<Outcome<Vec<Vec<Tensor>>>>()?;
+            Ok((0..active)
+                .map(|i| columns.iter().map(|column| column[i].data[0]).collect())
+                .collect())
+        }
+        Mode::Reverse => {
+            let shadows = vec![0.0; shadow_dimension(signature, inputs)];
+            let mut cotangents = vec![0.0; active];
+            (0..active)
+                .map(|i| {
+                    cotangents[i] = 1.0;
+                    let vjp = compiled.vjp(inputs, &cotangents, &shadows);
+                    cotangents[i] = 0.0;
+                    let vjp = vjp?;
+                    vjp.tape.require_clean(&signature.name)?;
+                    Ok(vjp.gradient(signature))
+                })
+                .collect()
+        }
+    }
+}
+
+/// The float scalar results of `signature`.
+fn active_results(signature: &Signature) -> impl Iterator<Item = &ValueType> {
+    signature.results.iter().filter(|t| is_active_result(t))
 }
 
 /// `{"results": [...], "jacobian": [[...]]}`: one row per float scalar
 /// result, one column per input coordinate.
 pub fn jacobian(call: &CallOptions, mode: Mode) -> Outcome<Json> {
-    mode.require_available()?;
     let values = values::parse_args(call.args())?;
-    let (forward, inputs) = Forward::compile(call, |s| Inputs::from_args(s, &values))?;
-    let primal = forward.primal(&inputs)?;
-    let columns = columns(&forward, &inputs)?;
-    let rows = forward
-        .primal
-        .results
-        .iter()
-        .filter(|t| is_active_result(t));
-    let jacobian = rows
-        .enumerate()
-        .map(|(i, t)| {
-            Json::List(
-                columns
-                    .iter()
-                    .map(|column| number_json(t.element(), column[i].data[0]))
-                    .collect(),
-            )
-        })
+    // Without float scalar results there are no rows and nothing to
+    // differentiate in reverse mode.
+    let wrappers = |signature: &Signature, _: &Inputs| match mode {
+        Mode::Reverse if active_results(signature).next().is_none() => Wrappers::default(),
+        _ => mode.wrappers(),
+    };
+    let (compiled, inputs) = Compiled::compile(call, wrappers, |s| Inputs::from_args(s, &values))?;
+    let primal = compiled.primal(&inputs)?;
+    let rows = rows(&compiled, &inputs, mode)?;
+    let jacobian = active_results(&compiled.primal)
+        .zip(rows)
+        .map(|(t, row)| Json::List(row.iter().map(|&x| number_json(t.element(), x)).collect()))
         .collect();
     Ok(Json::object([
         ("results", primal.printed),
@@ -82,11 +103,11 @@ pub fn jacobian(call: &CallOptions, mode: Mode) -> Outcome<Json> {
 
 /// `{"value": v, "gradient": [...]}` for an entry with exactly one result,
 /// a float scalar: per argument a number (float scalar), a nested list
-/// (memref of floats) or `null` (anything else).
+/// (memref of floats) or `null` (anything else). In reverse mode the value
+/// is the VJP's; in forward mode a plain call's.
 pub fn grad(call: &CallOptions, mode: Mode) -> Outcome<Json> {
-    mode.require_available()?;
     let values = values::parse_args(call.args())?;
-    let (forward, inputs) = Forward::compile(call, |signature| {
+    let inputs = |signature: &Signature| {
         if !matches!(signature.results.as_slice(), [t] if is_active_result(t)) {
             let results: Vec<String> = signature.results.iter().map(|t| t.to_string()).collect();
             return Err(Failure::new(format!(
@@ -97,11 +118,23 @@ pub fn grad(call: &CallOptions, mode: Mode) -> Outcome<Json> {
             )));
         }
         Inputs::from_args(signature, &values)
-    })?;
-    let primal = forward.primal(&inputs)?;
-    let value = &primal.results[0];
-    let columns = columns(&forward, &inputs)?;
-    let mut partials = columns.iter().map(|column| column[0].data[0]);
+    };
+    let (compiled, inputs) = Compiled::compile(call, |_, _| mode.wrappers(), inputs)?;
+    let signature = &compiled.primal;
+    let (value, partials) = match mode {
+        Mode::Forward => {
+            let primal = compiled.primal(&inputs)?;
+            let row = rows(&compiled, &inputs, mode)?.remove(0);
+            (primal.results[0].clone(), row)
+        }
+        Mode::Reverse => {
+            let shadows = vec![0.0; shadow_dimension(signature, &inputs)];
+            let vjp = compiled.vjp(&inputs, &[1.0], &shadows)?;
+            vjp.tape.require_clean(&signature.name)?;
+            (vjp.primal.results[0].clone(), vjp.gradient(signature))
+        }
+    };
+    let mut partials = partials.into_iter();
     let gradient = inputs
         .0
         .iter()

@@ -8,6 +8,7 @@
 
 mod bench;
 mod check;
+mod compiled;
 mod derivatives;
 mod diagnostics;
 mod failure;
@@ -17,10 +18,12 @@ mod json;
 mod output;
 mod program;
 mod random;
+mod reverse;
 mod tensor;
 mod values;
 mod wrapper;
 
+use check::CheckMode;
 use clap::{Parser, Subcommand, ValueEnum};
 use derivatives::Mode;
 use failure::{Failure, Outcome};
@@ -75,13 +78,19 @@ enum Command {
     /// contents of every memref argument and null for scalars.
     Run(CallOptions),
     /// Time a function in-process (warm-up, then repeated samples); prints
-    /// `{"primal_ns": median, "primal_min_ns": min, "compile_ms": ...}`.
+    /// `{"primal_ns": median, "primal_min_ns": min, "compile_ms": ...}`,
+    /// and for a function with one float scalar result the time of its
+    /// value and gradient (`grad_ns`, `ratio`, `tape_peak_bytes`).
     Bench {
         #[command(flatten)]
         call: CallOptions,
-        /// How long to sample, in milliseconds.
+        /// How long to sample, in milliseconds (the primal, then as long
+        /// again for the gradient).
         #[arg(long, default_value_t = 500)]
         time_ms: u64,
+        /// Time the primal only, without compiling the gradient.
+        #[arg(long)]
+        primal_only: bool,
     },
     /// The Jacobian at a point; prints `{"results": [...], "jacobian":
     /// [[...]]}` with one row per float scalar result and one column per
@@ -89,7 +98,8 @@ enum Command {
     Jacobian {
         #[command(flatten)]
         call: CallOptions,
-        /// How to differentiate (reverse mode is not available yet).
+        /// How to differentiate: one JVP per float input (forward) or one
+        /// VJP per float scalar result (reverse).
         #[arg(long, value_enum, default_value_t = Mode::Forward)]
         mode: Mode,
     },
@@ -99,19 +109,26 @@ enum Command {
     Grad {
         #[command(flatten)]
         call: CallOptions,
-        /// How to differentiate (reverse mode is not available yet).
-        #[arg(long, value_enum, default_value_t = Mode::Forward)]
+        /// How to differentiate: one VJP with the cotangent 1 (reverse) or
+        /// one JVP per float input (forward).
+        #[arg(long, value_enum, default_value_t = Mode::Reverse)]
         mode: Mode,
     },
     /// Test the derivatives moonc generates for a function: determinism,
-    /// the JVP's primal, the JVP against finite differences in random
-    /// directions. Prints a report; exit status 1 if a check fails.
+    /// the JVP's and the VJP's primal, the JVP against finite differences
+    /// in random directions, the VJP's use of the tape, and the dot-product
+    /// test between forward and reverse mode. Prints a report; exit status
+    /// 1 if a check fails.
     Check {
         #[command(flatten)]
         call: CallOptions,
         /// Seed of the random inputs (without --args) and directions.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Which derivatives to test: forward, reverse (the VJP against
+        /// finite differences) or both (with the dot-product test).
+        #[arg(long, value_enum, default_value_t = CheckMode::Both)]
+        mode: CheckMode,
     },
     /// Compile FILE ahead of time for the host CPU.
     Compile {
@@ -251,16 +268,18 @@ fn main() {
     let cli = Cli::parse();
     let outcome = match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),
-        Command::Bench { call, time_ms } => prepare(call)
-            .and_then(|prepared| bench::bench(prepared, *time_ms))
-            .map(|json| println!("{}", json.render())),
+        Command::Bench {
+            call,
+            time_ms,
+            primal_only,
+        } => bench::bench(call, *time_ms, *primal_only).map(|json| println!("{}", json.render())),
         Command::Jacobian { call, mode } => {
             derivatives::jacobian(call, *mode).map(|json| println!("{}", json.render()))
         }
         Command::Grad { call, mode } => {
             derivatives::grad(call, *mode).map(|json| println!("{}", json.render()))
         }
-        Command::Check { call, seed } => check::check(call, *seed),
+        Command::Check { call, seed, mode } => check::check(call, *seed, *mode),
         Command::Compile {
             file,
             output,

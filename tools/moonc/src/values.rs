@@ -227,8 +227,8 @@ enum Bound {
     Scalar(Scalar, Box<u64>),
     MemRef {
         element: Scalar,
-        /// Keeps the buffer alive (8-byte aligned); the descriptor points in.
-        _data: Vec<u64>,
+        /// The buffer (8-byte aligned); the descriptor points in.
+        data: Vec<u64>,
         descriptor: Vec<i64>,
     },
 }
@@ -309,6 +309,16 @@ impl Arguments {
                 } => unsafe { memref_tensor(*element, descriptor) },
             })
             .collect()
+    }
+
+    /// Sets every element of the memref arguments at `indices` to zero, in
+    /// place (the buffers do not move); scalars there are left alone.
+    pub fn zero(&mut self, indices: std::ops::Range<usize>) {
+        for bound in &mut self.0[indices] {
+            if let Bound::MemRef { data, .. } = bound {
+                data.fill(0);
+            }
+        }
     }
 
     /// `null` for each scalar, the current contents of each memref.
@@ -395,7 +405,7 @@ fn bind_one(t: &ValueType, value: &Value) -> Result<Bound, String> {
     descriptor.extend(strides);
     Ok(Bound::MemRef {
         element: *element,
-        _data: data,
+        data,
         descriptor,
     })
 }
@@ -519,6 +529,29 @@ mod tests {
         assert!(encode(Scalar::I32, &json!(1.5)).is_err());
         assert_eq!(encode(Scalar::I8, &json!(-1)), Ok(-1i64 as u64));
         assert!(encode(Scalar::Index, &json!([1])).is_err());
+    }
+
+    #[test]
+    fn zeroing_memrefs_in_place() {
+        let memref = ValueType::MemRef {
+            element: Scalar::F32,
+            shape: vec![Some(3)],
+            layout: None,
+        };
+        let signature = Signature {
+            name: "f".into(),
+            args: vec![memref.clone(), ValueType::Scalar(Scalar::F64), memref],
+            results: vec![],
+        };
+        let values = [json!([1, 2, 3]), json!(4.5), json!([5, 6, 7])];
+        let mut arguments = Arguments::bind(&signature, &values).unwrap();
+        let slots = arguments.slots();
+        arguments.zero(1..3);
+        assert_eq!(arguments.slots(), slots, "nothing moved");
+        let tensors = arguments.tensors();
+        assert_eq!(tensors[0].data, vec![1.0, 2.0, 3.0]);
+        assert_eq!(tensors[1].data, vec![4.5], "scalars are left alone");
+        assert_eq!(tensors[2].data, vec![0.0; 3]);
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! The forward-mode wrapper of an entry function: a public function
-//! `@__moonc_jvp_<entry>` whose body is one `moon.jvp @<entry>` with the
-//! default activities, so that `--moon-autodiff` generates the tangent code
-//! and the JIT can call it like any public function.
+//! The derivative wrappers of an entry function: public functions
+//! `@__moonc_jvp_<entry>` and `@__moonc_vjp_<entry>` whose body is one
+//! `moon.jvp @<entry>` or `moon.vjp @<entry>` with the default activities,
+//! so that `--moon-autodiff` generates the derivative code and the JIT can
+//! call it like any public function.
 
 use moonc_codegen::{Signature, ValueType};
 
@@ -12,47 +13,103 @@ pub fn has_tangent(t: &ValueType) -> bool {
     t.element().is_float()
 }
 
-/// Whether a result of type `t` has a tangent under the default
-/// activities: float scalars are `active`, everything else is `const`.
+/// Whether an argument of type `t` is `dup` under the default activities:
+/// a memref of floats, whose shadow has its type.
+pub fn is_dup_arg(t: &ValueType) -> bool {
+    matches!(t, ValueType::MemRef { .. }) && t.element().is_float()
+}
+
+/// Whether an argument of type `t` is `active` under the default
+/// activities: a float scalar, whose derivative is a value.
+pub fn is_active_arg(t: &ValueType) -> bool {
+    matches!(t, ValueType::Scalar(s) if s.is_float())
+}
+
+/// Whether a result of type `t` has a tangent (forward) or takes a
+/// cotangent (reverse) under the default activities: float scalars are
+/// `active`, everything else is `const`.
 pub fn is_active_result(t: &ValueType) -> bool {
     matches!(t, ValueType::Scalar(s) if s.is_float())
 }
 
-/// The generated wrapper: its MLIR text (a module that also declares the
+/// A generated wrapper: its MLIR text (a module that also declares the
 /// entry, so that it verifies on its own) and its signature.
 pub struct Wrapper {
-    /// `__moonc_jvp_<entry>`.
+    /// `__moonc_jvp_<entry>` or `__moonc_vjp_<entry>`.
     pub name: String,
     pub text: String,
-    /// Arguments: the entry's, then one tangent per argument with one.
-    /// Results: the entry's, then one tangent per active result.
+    /// The wrapper's arguments and results (see [`jvp_wrapper`] and
+    /// [`vjp_wrapper`]).
     pub signature: Signature,
 }
 
 /// The JVP wrapper of `entry`, every operation located at `location` (the
 /// entry's own location as MLIR prints it, `loc(...)`), so that errors in
-/// differentiating it point at the user's function.
+/// differentiating it point at the user's function. Arguments: the
+/// entry's, then one tangent per argument with one ([`has_tangent`]).
+/// Results: the entry's, then one tangent per active result.
 pub fn jvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
-    let name = format!("__moonc_jvp_{}", entry.name);
     let tangents: Vec<&ValueType> = entry.args.iter().filter(|t| has_tangent(t)).collect();
+    let extra_args = tangents
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| (format!("%t{i}"), t));
+    let active = entry.results.iter().filter(|t| is_active_result(t));
+    render(
+        "jvp",
+        entry,
+        extra_args.collect(),
+        active.collect(),
+        location,
+    )
+}
+
+/// The VJP wrapper of `entry`, located like [`jvp_wrapper`]'s. Arguments:
+/// the entry's, then one shadow per `dup` argument ([`is_dup_arg`], in
+/// argument order), then one cotangent per active result (in result
+/// order); shadows are incremented. Results: the entry's, then one
+/// cotangent per active argument ([`is_active_arg`], in argument order).
+pub fn vjp_wrapper(entry: &Signature, location: &str) -> Wrapper {
+    let shadows = entry.args.iter().filter(|t| is_dup_arg(t));
+    let seeds = entry.results.iter().filter(|t| is_active_result(t));
+    let extra_args = shadows
+        .enumerate()
+        .map(|(i, t)| (format!("%s{i}"), t))
+        .chain(seeds.enumerate().map(|(i, t)| (format!("%c{i}"), t)));
+    let cotangents = entry.args.iter().filter(|t| is_active_arg(t));
+    render(
+        "vjp",
+        entry,
+        extra_args.collect(),
+        cotangents.collect(),
+        location,
+    )
+}
+
+/// The wrapper `@__moonc_<op>_<entry>`: one `moon.<op> @<entry>` whose
+/// operands are the entry's arguments (`%a<i>`) then `extra_args` (named),
+/// and whose results are the entry's then `extra_results`.
+fn render(
+    op: &str,
+    entry: &Signature,
+    extra_args: Vec<(String, &ValueType)>,
+    extra_results: Vec<&ValueType>,
+    location: &str,
+) -> Wrapper {
+    let name = format!("__moonc_{op}_{}", entry.name);
+    let operands: Vec<String> = (0..entry.args.len())
+        .map(|i| format!("%a{i}"))
+        .chain(extra_args.iter().map(|(name, _)| name.clone()))
+        .collect();
     let args: Vec<ValueType> = entry
         .args
         .iter()
-        .chain(tangents.iter().copied())
+        .chain(extra_args.iter().map(|&(_, t)| t))
         .cloned()
         .collect();
-    let results: Vec<ValueType> = entry
-        .results
-        .iter()
-        .chain(entry.results.iter().filter(|t| is_active_result(t)))
-        .cloned()
-        .collect();
+    let results: Vec<ValueType> = entry.results.iter().chain(extra_results).cloned().collect();
 
     let list = |types: &[ValueType]| types.iter().map(spelling).collect::<Vec<_>>().join(", ");
-    let operands: Vec<String> = (0..entry.args.len())
-        .map(|i| format!("%a{i}"))
-        .chain((0..tangents.len()).map(|i| format!("%t{i}")))
-        .collect();
     let parameters: Vec<String> = operands
         .iter()
         .zip(&args)
@@ -80,7 +137,7 @@ pub fn jvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
     let text = format!(
         "func.func private {callee}({entry_args}) -> ({entry_results}) {location}\n\
          func.func {wrapper}({parameters}) -> ({results}) {{\n\
-         \x20 {bind}moon.jvp {callee}({operands}) : ({args}) -> ({results}) {location}\n\
+         \x20 {bind}moon.{op} {callee}({operands}) : ({args}) -> ({results}) {location}\n\
          \x20 return{returned}{return_types} {location}\n\
          }} {location}\n",
         callee = symbol(&entry.name),
@@ -197,6 +254,51 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("return %r : i64"), "{text}");
+    }
+
+    #[test]
+    fn vjp_wrapper_follows_the_default_activities() {
+        let entry = Signature {
+            name: "f".into(),
+            args: vec![
+                ValueType::Scalar(Scalar::F64),
+                memref(vec![None]),
+                ValueType::Scalar(Scalar::I32),
+                ValueType::Scalar(Scalar::F32),
+                memref(vec![Some(2)]),
+            ],
+            results: vec![
+                ValueType::Scalar(Scalar::F64),
+                memref(vec![Some(2)]),
+                ValueType::Scalar(Scalar::F32),
+            ],
+        };
+        let wrapper = vjp_wrapper(&entry, "loc(\"f.mlir\":1:1)");
+        assert_eq!(wrapper.name, "__moonc_vjp_f");
+        assert_eq!(
+            wrapper.text,
+            "func.func private @f(f64, memref<?xf64>, i32, f32, memref<2xf64>) -> (f64, memref<2xf64>, f32) loc(\"f.mlir\":1:1)\n\
+             func.func @__moonc_vjp_f(%a0: f64, %a1: memref<?xf64>, %a2: i32, %a3: f32, %a4: memref<2xf64>, %s0: memref<?xf64>, %s1: memref<2xf64>, %c0: f64, %c1: f32) -> (f64, memref<2xf64>, f32, f64, f32) {\n\
+             \x20 %r:5 = moon.vjp @f(%a0, %a1, %a2, %a3, %a4, %s0, %s1, %c0, %c1) : (f64, memref<?xf64>, i32, f32, memref<2xf64>, memref<?xf64>, memref<2xf64>, f64, f32) -> (f64, memref<2xf64>, f32, f64, f32) loc(\"f.mlir\":1:1)\n\
+             \x20 return %r#0, %r#1, %r#2, %r#3, %r#4 : f64, memref<2xf64>, f32, f64, f32 loc(\"f.mlir\":1:1)\n\
+             } loc(\"f.mlir\":1:1)\n"
+        );
+        assert_eq!(wrapper.signature.args.len(), 9);
+        assert_eq!(wrapper.signature.results.len(), 5);
+    }
+
+    #[test]
+    fn vjp_of_a_function_without_results() {
+        let entry = Signature {
+            name: "g".into(),
+            args: vec![memref(vec![Some(3)]), ValueType::Scalar(Scalar::Index)],
+            results: vec![],
+        };
+        let text = vjp_wrapper(&entry, "loc(unknown)").text;
+        assert!(
+            text.contains("  moon.vjp @g(%a0, %a1, %s0) : (memref<3xf64>, index, memref<3xf64>) -> () loc(unknown)\n  return loc(unknown)\n"),
+            "{text}"
+        );
     }
 
     #[test]

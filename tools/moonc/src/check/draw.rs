@@ -43,8 +43,8 @@ pub(super) fn random_inputs(signature: &Signature, rng: &mut SplitMix64) -> Outc
     Ok(Inputs(inputs))
 }
 
-/// `x` rounded to the precision of `element`.
-fn round(element: Scalar, x: f64) -> f64 {
+/// `x` rounded to the precision of `element`, as a call binds it.
+pub(super) fn round(element: Scalar, x: f64) -> f64 {
     match element {
         Scalar::F32 => x as f32 as f64,
         _ => x,

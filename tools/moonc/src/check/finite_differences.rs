@@ -1,13 +1,15 @@
-//! The check of a JVP against central finite differences: outputs,
-//! random directions, steps and tolerances per precision.
+//! The checks of a JVP and of a VJP against central finite differences:
+//! outputs, random directions, steps and tolerances per precision.
 
 use super::Verdict;
 use crate::{
+    compiled::{Compiled, Evaluation},
     failure::{Failure, Outcome},
-    forward::{Evaluation, Forward, Jvp},
+    forward::Jvp,
     random::SplitMix64,
+    reverse::Vjp,
     tensor::{Input, Inputs},
-    wrapper::is_active_result,
+    wrapper::{is_active_result, is_dup_arg},
 };
 use moonc_codegen::{Scalar, Signature, ValueType};
 
@@ -15,10 +17,13 @@ use moonc_codegen::{Scalar, Signature, ValueType};
 pub(super) const DIRECTIONS: usize = 3;
 
 /// The finite-difference steps and the tolerances of one precision.
-struct Tolerance {
+pub(super) struct Tolerance {
     steps: &'static [f64],
     rtol: f64,
     atol: f64,
+    /// The relative tolerance of the dot-product test, whose two sides
+    /// differ by rounding only (no truncation error).
+    pub dot_rtol: f64,
 }
 
 /// For functions computing in f64 only.
@@ -26,6 +31,7 @@ const F64: Tolerance = Tolerance {
     steps: &[1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8],
     rtol: 1e-6,
     atol: 1e-9,
+    dot_rtol: 1e-9,
 };
 
 /// For functions with any f32 argument or result.
@@ -33,10 +39,11 @@ const F32: Tolerance = Tolerance {
     steps: &[1e-1, 3e-2, 1e-2, 3e-3],
     rtol: 1e-2,
     atol: 1e-4,
+    dot_rtol: 1e-3,
 };
 
 /// F32 steps and tolerances if any argument or result is (or holds) f32.
-fn tolerance(signature: &Signature) -> &'static Tolerance {
+pub(super) fn tolerance(signature: &Signature) -> &'static Tolerance {
     let any_f32 = signature
         .args
         .iter()
@@ -64,6 +71,25 @@ pub(super) fn output_count(signature: &Signature, inputs: &Inputs) -> usize {
     results + memrefs
 }
 
+/// The element type of each number of [`outputs`], in order.
+pub(super) fn output_elements(signature: &Signature, inputs: &Inputs) -> Vec<Scalar> {
+    let results = signature
+        .results
+        .iter()
+        .filter(|t| is_active_result(t))
+        .map(|t| t.element());
+    let memrefs = signature
+        .args
+        .iter()
+        .zip(&inputs.0)
+        .filter_map(|(t, input)| match input {
+            Input::Float(tensor) if is_dup_arg(t) => Some(vec![t.element(); tensor.data.len()]),
+            _ => None,
+        })
+        .flatten();
+    results.chain(memrefs).collect()
+}
+
 /// What the JVP is checked on, flattened: the float scalar results, then
 /// the final contents of the memref-of-floats arguments.
 fn outputs(signature: &Signature, evaluation: &Evaluation) -> Vec<f64> {
@@ -84,7 +110,7 @@ fn outputs(signature: &Signature, evaluation: &Evaluation) -> Vec<f64> {
 }
 
 /// The tangent of [`outputs`] that a JVP computed.
-fn tangent_outputs(jvp: &Jvp) -> Vec<f64> {
+pub(super) fn tangent_outputs(jvp: &Jvp) -> Vec<f64> {
     jvp.result_tangents
         .iter()
         .chain(&jvp.shadows)
@@ -105,29 +131,83 @@ pub(super) fn random_direction(dimension: usize, rng: &mut SplitMix64) -> Vec<f6
 }
 
 /// The Euclidean norm of `v`.
-fn norm(v: &[f64]) -> f64 {
+pub(super) fn norm(v: &[f64]) -> f64 {
     v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+/// The inner product of `a` and `b`.
+pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// The JVP in `direction` agrees with central finite differences
 /// (F(x + h·d) − F(x − h·d)) / 2h for at least one step h.
 pub(super) fn finite_differences(
-    forward: &Forward,
+    compiled: &Compiled,
     inputs: &Inputs,
     direction: &[f64],
     jvp: &Jvp,
 ) -> Outcome<Verdict> {
-    let signature = &forward.primal;
-    let tolerance = tolerance(signature);
-    if direction.is_empty() {
-        return Ok(Verdict::Skipped(format!(
-            "@{} has no float inputs",
-            signature.name
-        )));
-    }
     let tangent = tangent_outputs(jvp);
-    if tangent.is_empty() {
-        return Ok(Verdict::Skipped(format!(
+    let tolerance = tolerance(&compiled.primal);
+    let trials = trials(compiled, inputs, direction, tangent.len(), |h, fd| {
+        Trial::new(h, fd, &tangent, tolerance)
+    })?;
+    Ok(trials.map_or_else(Verdict::Skipped, |trials| {
+        verdict(&trials, tolerance, |best| {
+            format!(
+                "|jvp| = {:.4e}, |finite difference| = {:.4e}",
+                norm(&tangent),
+                best.fd_norm
+            )
+        })
+    }))
+}
+
+/// The VJP with the cotangent `cotangent` (over [`outputs`]) agrees with
+/// central finite differences in `direction`: ⟨x̄, d⟩ against
+/// ⟨ȳ, (F(x + h·d) − F(x − h·d)) / 2h⟩ for at least one step h.
+pub(super) fn vjp_finite_differences(
+    compiled: &Compiled,
+    inputs: &Inputs,
+    direction: &[f64],
+    cotangent: &[f64],
+    vjp: &Vjp,
+) -> Outcome<Verdict> {
+    let gradient = vjp.gradient(&compiled.primal);
+    let projected = dot(&gradient, direction);
+    let bound = norm(&gradient) * norm(direction);
+    let tolerance = tolerance(&compiled.primal);
+    let trials = trials(compiled, inputs, direction, cotangent.len(), |h, fd| {
+        let scale = bound.max(norm(cotangent) * norm(fd));
+        Trial::projected(h, dot(cotangent, fd), projected, scale, tolerance)
+    })?;
+    Ok(trials.map_or_else(Verdict::Skipped, |trials| {
+        verdict(&trials, tolerance, |best| {
+            format!(
+                "<xbar, d> = {projected:.4e}, <ybar, finite difference> = {:.4e}",
+                best.fd_value
+            )
+        })
+    }))
+}
+
+/// One trial per step of `compiled`'s precision: the finite difference in
+/// `direction` (over [`outputs`], which must have `expected` numbers)
+/// compared by `compare`. Err(reason) when there is nothing to compare.
+fn trials(
+    compiled: &Compiled,
+    inputs: &Inputs,
+    direction: &[f64],
+    expected: usize,
+    compare: impl Fn(f64, &[f64]) -> Trial,
+) -> Outcome<Result<Vec<Trial>, String>> {
+    let signature = &compiled.primal;
+    if direction.is_empty() {
+        return Ok(Err(format!("@{} has no float inputs", signature.name)));
+    }
+    if expected == 0 {
+        return Ok(Err(format!(
             "@{} has no float outputs (float scalar results or memref-of-floats arguments)",
             signature.name
         )));
@@ -137,18 +217,17 @@ pub(super) fn finite_differences(
         let moved: Vec<f64> = x.iter().zip(direction).map(|(x, d)| x + h * d).collect();
         Ok(outputs(
             signature,
-            &forward.primal(&inputs.with_coordinates(&moved))?,
+            &compiled.primal(&inputs.with_coordinates(&moved))?,
         ))
     };
     let mut trials = vec![];
-    for &h in tolerance.steps {
+    for &h in tolerance(signature).steps {
         let (plus, minus) = (at(h)?, at(-h)?);
-        if plus.len() != tangent.len() || minus.len() != tangent.len() {
+        if plus.len() != expected || minus.len() != expected {
             return Err(Failure::new(format!(
-                "internal error: @{} has {} outputs but its JVP {} tangents",
+                "internal error: @{} has {} outputs but its derivative {expected}",
                 signature.name,
                 plus.len(),
-                tangent.len()
             )));
         }
         let fd: Vec<f64> = plus
@@ -156,41 +235,57 @@ pub(super) fn finite_differences(
             .zip(&minus)
             .map(|(p, m)| (p - m) / (2.0 * h))
             .collect();
-        trials.push(Trial::new(h, &fd, &tangent, tolerance));
+        trials.push(compare(h, &fd));
     }
-    let Some(best) = best(&trials) else {
-        return Ok(Verdict::Skipped("no finite-difference steps".into()));
+    Ok(if trials.is_empty() {
+        Err("no finite-difference steps".into())
+    } else {
+        Ok(trials)
+    })
+}
+
+/// The verdict of the best of `trials`; `magnitudes` describes the best
+/// one on failure.
+fn verdict(
+    trials: &[Trial],
+    tolerance: &Tolerance,
+    magnitudes: impl Fn(&Trial) -> String,
+) -> Verdict {
+    let Some(best) = best(trials) else {
+        return Verdict::Skipped("no finite-difference steps".into());
     };
     let detail = format!(
         "relative error {:.1e} at h = {:e}",
         best.relative, best.step
     );
-    Ok(if best.within {
+    if best.within {
         Verdict::Pass(detail)
     } else {
         Verdict::Fail(format!(
-            "{detail} (the best step), beyond rtol {:e} and atol {:e}; |jvp| = {:.4e}, \
-             |finite difference| = {:.4e}",
+            "{detail} (the best step), beyond rtol {:e} and atol {:e}; {}",
             tolerance.rtol,
             tolerance.atol,
-            norm(&tangent),
-            best.fd_norm
+            magnitudes(best)
         ))
-    })
+    }
 }
 
-/// The comparison of the JVP with the finite difference of one step.
+/// The comparison of a derivative with the finite difference of one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Trial {
     step: f64,
-    /// ‖fd − jvp‖ / max(‖fd‖, ‖jvp‖), 0 when both are 0.
+    /// error / scale, 0 when the error is 0.
     relative: f64,
-    /// ‖fd − jvp‖ ≤ atol + rtol · max(‖fd‖, ‖jvp‖).
+    /// error ≤ atol + rtol · scale.
     within: bool,
+    /// ‖fd‖ (JVP) or ⟨ȳ, fd⟩ (VJP).
     fd_norm: f64,
+    /// ⟨ȳ, fd⟩ (VJP), or 0.
+    fd_value: f64,
 }
 
 impl Trial {
+    /// A JVP `jvp` against `fd`: error ‖fd − jvp‖, scale max(‖fd‖, ‖jvp‖).
     fn new(step: f64, fd: &[f64], jvp: &[f64], tolerance: &Tolerance) -> Trial {
         let difference: Vec<f64> = fd.iter().zip(jvp).map(|(f, t)| f - t).collect();
         let error = norm(&difference);
@@ -200,6 +295,22 @@ impl Trial {
             relative: if error == 0.0 { 0.0 } else { error / scale },
             within: error <= tolerance.atol + tolerance.rtol * scale,
             fd_norm: norm(fd),
+            fd_value: 0.0,
+        }
+    }
+
+    /// A projected VJP `value` = ⟨x̄, d⟩ against `fd` = ⟨ȳ, fd⟩: error
+    /// |fd − value|, and `scale` a bound on both magnitudes
+    /// (max(‖x̄‖‖d‖, ‖ȳ‖‖fd‖)), so that cancellation in the inner products
+    /// does not inflate the relative error.
+    fn projected(step: f64, fd: f64, value: f64, scale: f64, tolerance: &Tolerance) -> Trial {
+        let error = (fd - value).abs();
+        Trial {
+            step,
+            relative: if error == 0.0 { 0.0 } else { error / scale },
+            within: error <= tolerance.atol + tolerance.rtol * scale,
+            fd_norm: fd.abs(),
+            fd_value: fd,
         }
     }
 }
@@ -236,6 +347,13 @@ mod tests {
         assert!(tiny.within, "below atol");
         let nan = Trial::new(1e-3, &[f64::NAN], &[1.0], &F64);
         assert!(!nan.within);
+        let cancelled = Trial::projected(1e-3, 1e-12, 0.0, 1.0, &F64);
+        assert!(
+            cancelled.within,
+            "relative to the bound, not to |<ybar, fd>|"
+        );
+        let off = Trial::projected(1e-3, 1.0, 1.1, 1.0, &F64);
+        assert!(!off.within && (off.relative - 0.1).abs() < 1e-12);
         assert_eq!(best(&[nan, far, close]), Some(&close));
         assert_eq!(best(&[nan, far]), Some(&far));
         assert_eq!(best(&[]), None);

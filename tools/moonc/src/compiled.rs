@@ -1,0 +1,140 @@
+//! A function compiled together with its derivative wrappers (see
+//! [`crate::wrapper`]), called on fresh copies of its inputs. Every call
+//! binds new buffers, so what one call writes to a memref never reaches
+//! the next. The derivative calls are in [`crate::forward`] (JVPs) and
+//! [`crate::reverse`] (VJPs).
+
+use crate::{
+    CallOptions,
+    failure::{Failure, Outcome},
+    json::Json,
+    program::Session,
+    tensor::{Inputs, Tensor},
+    values::{Arguments, Results},
+    wrapper,
+};
+use moonc_codegen::{Jit, Signature};
+use serde_json::Value;
+
+/// Which derivative wrappers to compile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wrappers {
+    /// `@__moonc_jvp_<entry>` (forward mode).
+    pub jvp: bool,
+    /// `@__moonc_vjp_<entry>` (reverse mode).
+    pub vjp: bool,
+}
+
+/// The compiled entry and the wrappers asked for.
+pub struct Compiled {
+    pub(crate) jit: Jit,
+    /// The entry's signature.
+    pub primal: Signature,
+    /// The JVP wrapper's signature, if it was compiled.
+    pub(crate) jvp: Option<Signature>,
+    /// The VJP wrapper's signature, if it was compiled.
+    pub(crate) vjp: Option<Signature>,
+}
+
+/// What one call leaves behind.
+pub struct Evaluation {
+    /// Every result, as numbers.
+    pub results: Vec<Tensor>,
+    /// Every result, as `moonc run` prints them.
+    pub printed: Json,
+    /// The final value of every argument (a memref's contents after the
+    /// call; a scalar's value).
+    pub arguments: Vec<Tensor>,
+}
+
+impl Evaluation {
+    /// Splits off what follows the entry's own results and arguments (a
+    /// wrapper's derivative results and operands): (extra results, extra
+    /// arguments).
+    pub fn split_off(&mut self, primal: &Signature) -> (Vec<Tensor>, Vec<Tensor>) {
+        let results = self.results.split_off(primal.results.len());
+        if let Json::List(printed) = &mut self.printed {
+            printed.truncate(primal.results.len());
+        }
+        let arguments = self.arguments.split_off(primal.args.len());
+        (results, arguments)
+    }
+}
+
+impl Compiled {
+    /// Compiles `call.file` with the wrappers `wrappers` of its entry and
+    /// loads it. `inputs` makes the inputs from the entry's signature; it
+    /// runs before compiling, so that bad input fails fast. `wrappers` says
+    /// which wrappers to compile, from the entry's signature and the inputs.
+    pub fn compile(
+        call: &CallOptions,
+        wrappers: impl FnOnce(&Signature, &Inputs) -> Wrappers,
+        inputs: impl FnOnce(&Signature) -> Outcome<Inputs>,
+    ) -> Outcome<(Compiled, Inputs)> {
+        let session = Session::new();
+        let (mut module, primal, location) =
+            session.load_entry(&call.file, call.entry.as_deref())?;
+        let inputs = inputs(&primal)?;
+        let wanted = wrappers(&primal, &inputs);
+        let mut packed = vec![primal.clone()];
+        let mut add = |wrapper: wrapper::Wrapper| -> Outcome<Signature> {
+            session.add_function(&mut module, &wrapper.name, &wrapper.text)?;
+            packed.push(wrapper.signature.clone());
+            Ok(wrapper.signature)
+        };
+        let jvp = wanted
+            .jvp
+            .then(|| add(wrapper::jvp_wrapper(&primal, &location)))
+            .transpose()?;
+        let vjp = wanted
+            .vjp
+            .then(|| add(wrapper::vjp_wrapper(&primal, &location)))
+            .transpose()?;
+        let jit = session.jit(&mut module, &packed)?;
+        let compiled = Compiled {
+            jit,
+            primal,
+            jvp,
+            vjp,
+        };
+        Ok((compiled, inputs))
+    }
+
+    /// A plain call of the entry on `inputs`.
+    pub fn primal(&self, inputs: &Inputs) -> Outcome<Evaluation> {
+        invoke(&self.jit, &self.primal, &inputs.values())
+    }
+
+    /// The signature of a wrapper that must have been compiled.
+    pub(crate) fn wrapper<'a>(
+        &self,
+        signature: &'a Option<Signature>,
+        what: &str,
+    ) -> Outcome<&'a Signature> {
+        signature.as_ref().ok_or_else(|| {
+            Failure::new(format!(
+                "internal error: the {what} wrapper of @{} was not compiled",
+                self.primal.name
+            ))
+        })
+    }
+}
+
+/// Calls `signature`'s entry point in `jit` once, on fresh buffers bound
+/// from `values`, and reads everything back.
+pub fn invoke(jit: &Jit, signature: &Signature, values: &[Value]) -> Outcome<Evaluation> {
+    let mut arguments = Arguments::bind(signature, values)?;
+    let mut results = Results::new(signature);
+    let (entry, mut slots) = crate::frame(jit, signature, &mut arguments, &mut results)?;
+    // SAFETY: the slots were laid out for this entry point's signature.
+    unsafe { entry(slots.as_mut_ptr()) };
+    let evaluation = Evaluation {
+        // SAFETY: the call has stored every result.
+        results: unsafe { results.tensors() },
+        // SAFETY: as above.
+        printed: unsafe { results.to_json() },
+        arguments: arguments.tensors(),
+    };
+    results.release_fresh(&arguments);
+    Ok(evaluation)
+}
