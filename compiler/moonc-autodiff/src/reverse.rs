@@ -270,11 +270,7 @@ impl ReverseState<'_> {
             return false;
         }
         if name == "memref.load" {
-            let buffer = root(op.operand(0));
-            let is_arg = buffer.block() == self.body && buffer.defining_op().is_none();
-            return !self.split
-                && !self.written.contains(&buffer)
-                && !(is_arg && self.args_written);
+            return !self.is_written(op.operand(0));
         }
         name.starts_with("arith.")
             || name.starts_with("index.")
