@@ -53,6 +53,7 @@ docs: bootstrap
 bench: build
 	bench/cpu/run.sh | tee bench/cpu/results.txt
 	bench/forward/run.sh | tee bench/forward/results.txt
+	bench/reverse/run.sh | tee bench/reverse/results.txt
 
 clean:
 	$(CARGO) clean

@@ -1,5 +1,5 @@
-// Reverse-mode benchmarks of issue 5 (see README.md): each function is
-// timed by `moonc bench` against its value-and-gradient.
+// Reverse-mode benchmarks (see README.md): `moonc bench` times each
+// function (primal_ns) and its value and gradient (grad_ns) in one process.
 
 // sum(cos(exp(x)))
 func.func @sum_cos_exp(%x: memref<?xf64>) -> f64 {
@@ -82,26 +82,4 @@ func.func @sin_loop(%x: f64) -> f64 {
     scf.yield %b : f64
   }
   return %s : f64
-}
-
-// Value-and-gradient wrappers, timed like the primal functions.
-func.func @vg_sum_cos_exp(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
-  %v = moon.value_and_grad @sum_cos_exp(%x, %dx) : (memref<?xf64>, memref<?xf64>) -> f64
-  return %v : f64
-}
-func.func @vg_sum_5x(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
-  %v = moon.value_and_grad @sum_5x(%x, %dx) : (memref<?xf64>, memref<?xf64>) -> f64
-  return %v : f64
-}
-func.func @vg_while_sum(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
-  %v = moon.value_and_grad @while_sum(%x, %dx) : (memref<?xf64>, memref<?xf64>) -> f64
-  return %v : f64
-}
-func.func @vg_while_sum_sin(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
-  %v = moon.value_and_grad @while_sum_sin(%x, %dx) : (memref<?xf64>, memref<?xf64>) -> f64
-  return %v : f64
-}
-func.func @vg_sin_loop(%x: f64) -> (f64, f64) {
-  %v, %d = moon.value_and_grad @sin_loop(%x) : (f64) -> (f64, f64)
-  return %v, %d : f64, f64
 }
