@@ -170,7 +170,10 @@ func.func private @softplus(%x: f64) -> f64 {
 func.func private @softplus_vjp(%x: f64, %s: f64) -> (f64, f64) {
   %e = math.exp %x : f64
   %l = math.log1p %e : f64
-  %d = arith.mulf %s, %e : f64
+  %one = arith.constant 1.0 : f64
+  %e1 = arith.addf %e, %one : f64
+  %sig = arith.divf %e, %e1 : f64
+  %d = arith.mulf %s, %sig : f64
   return %l, %d : f64, f64
 }
 moon.custom_rule @softplus vjp @softplus_vjp
