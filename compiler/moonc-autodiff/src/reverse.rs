@@ -1368,6 +1368,8 @@ pub fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
         ));
     };
     let key = crate::forward::requested_key(op, &callee, ty.clone());
+    // Checked here, while `op` (the error's location) still exists.
+    check_key(&key, &ty, op)?;
     let default = Key::default_for(&callee, ty, 1);
     let name = match diff.custom_vjp(&callee) {
         Some(custom) if key == default => custom.to_string(),

@@ -1,10 +1,5 @@
 // RUN: moonc-opt %s --verify-diagnostics --moon-autodiff
-// XFAIL: *
-// Known bug: moonc-opt crashes (SIGSEGV in mlirEmitError) instead of
-// reporting this error. replace_vjp queues the adjoint function with the
-// moon.vjp as the location of its diagnostics, then erases the moon.vjp;
-// check_key later reports the unsupported width at the erased operation.
-// Remove the XFAIL line when fixed.
+// moon.vjp asks for a width reverse mode does not support: a located error.
 
 func.func @f(%x: f64) -> f64 {
   %s = math.sin %x : f64
