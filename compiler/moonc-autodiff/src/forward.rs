@@ -368,22 +368,8 @@ impl FunctionState<'_> {
     /// `alloc` (`memref.alloc` or `memref.alloca`).
     pub fn new_shadow(&mut self, b: &mut Builder, like: Value, alloc: &str) -> Value {
         let ty = like.ty();
-        let shape = ty.shape();
-        let mut sizes = vec![];
-        for (i, d) in shape.iter().enumerate() {
-            if d.is_none() {
-                let i = b.index(i as i64);
-                sizes.push(b.value("memref.dim", &[like, i], b.ctx.index(), &[]));
-            }
-        }
         let allocated_type = interface_shadow_type(self.ctx(), ty, self.width);
-        let segment = b.ctx.attr(&format!("array<i32: {}, 0>", sizes.len()));
-        let buffer = b.value(
-            alloc,
-            &sizes,
-            allocated_type,
-            &[("operandSegmentSizes", segment)],
-        );
+        let buffer = b.alloc_like(alloc, like, allocated_type);
         let zero = b.float(ty.element(), 0.0);
         fill(b, zero, buffer);
         let wanted = self.tangent_type(ty);

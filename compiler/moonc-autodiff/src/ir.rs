@@ -799,6 +799,34 @@ impl Builder {
         self.value("arith.constant", &[], ty, &[("value", attr)])
     }
 
+    /// A buffer of memref type `ty` allocated by `kind` (`memref.alloc` or
+    /// `memref.alloca`) with the given dynamic sizes.
+    pub fn alloc(&mut self, kind: &str, sizes: &[Value], ty: Type) -> Value {
+        let segments = self.ctx.attr(&format!("array<i32: {}, 0>", sizes.len()));
+        self.value(kind, sizes, ty, &[("operandSegmentSizes", segments)])
+    }
+
+    /// A buffer of type `ty` with the dynamic sizes of the memref `like`.
+    pub fn alloc_like(&mut self, kind: &str, like: Value, ty: Type) -> Value {
+        let mut sizes = vec![];
+        for (i, d) in like.ty().shape().iter().enumerate() {
+            if d.is_none() {
+                let i = self.index(i as i64);
+                let index = self.ctx.index();
+                sizes.push(self.value("memref.dim", &[like, i], index, &[]));
+            }
+        }
+        self.alloc(kind, &sizes, ty)
+    }
+
+    /// A stack cell `memref<T>` holding zero, for a float type `ty`.
+    pub fn zero_cell(&mut self, ty: Type) -> Value {
+        let cell = self.alloc("memref.alloca", &[], self.ctx.ty(&format!("memref<{ty}>")));
+        let zero = self.float(ty, 0.0);
+        self.create("memref.store", &[zero, cell], &[], &[], &[], &[]);
+        cell
+    }
+
     /// `arith.constant` of an index.
     pub fn index(&mut self, value: i64) -> Value {
         let attr = self.ctx.attr(&format!("{value} : index"));

@@ -164,17 +164,7 @@ impl ReverseState<'_> {
         if let Some(&slot) = self.slots.get(&value) {
             return slot;
         }
-        let mut b = Builder::before(self.slot_anchor);
-        let ty = self.ctx().ty(&format!("memref<{}>", value.ty()));
-        let segments = self.ctx().attr("array<i32: 0, 0>");
-        let slot = b.value(
-            "memref.alloca",
-            &[],
-            ty,
-            &[("operandSegmentSizes", segments)],
-        );
-        let zero = b.float(value.ty(), 0.0);
-        b.create("memref.store", &[zero, slot], &[], &[], &[], &[]);
+        let slot = Builder::before(self.slot_anchor).zero_cell(value.ty());
         self.slots.insert(value, slot);
         slot
     }
@@ -370,13 +360,7 @@ impl ReverseState<'_> {
             .collect();
         let shape = "?x".repeat(nest.len());
         let buffer_type = ctx.ty(&format!("memref<{shape}{ty}>"));
-        let segments = ctx.attr(&format!("array<i32: {}, 0>", nest.len()));
-        let buffer = b.value(
-            "memref.alloc",
-            &counts,
-            buffer_type,
-            &[("operandSegmentSizes", segments)],
-        );
+        let buffer = b.alloc("memref.alloc", &counts, buffer_type);
         let mut bytes = b.index(element_bytes(ty));
         for &n in &counts {
             bytes = b.value("arith.muli", &[bytes, n], ctx.index(), &[]);
@@ -517,13 +501,7 @@ impl ReverseState<'_> {
                 .map(|v| self.get(v))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut b = self.prologue(value.block()).ok_or_else(no_shadow)?;
-            let segments = self.ctx().attr(&format!("array<i32: {}, 0>", sizes.len()));
-            let buffer = b.value(
-                &name,
-                &sizes,
-                value.ty(),
-                &[("operandSegmentSizes", segments)],
-            );
+            let buffer = b.alloc(&name, &sizes, value.ty());
             let zero = b.float(value.ty().element(), 0.0);
             fill(&mut b, zero, buffer);
             buffer
@@ -680,15 +658,13 @@ impl ReverseState<'_> {
     pub fn count_iterations(&mut self, op: Op) -> Value {
         let ctx = self.ctx();
         let index = ctx.index();
-        let mut top = Builder::before(self.body.ops()[0]);
-        let segments = ctx.attr("array<i32: 0, 0>");
-        let counter = top.value(
+        let counter = Builder::before(self.body.ops()[0]).alloc(
             "memref.alloca",
             &[],
             ctx.ty("memref<index>"),
-            &[("operandSegmentSizes", segments)],
         );
         self.written.insert(counter);
+        // Reset on every entry to the loop.
         let mut b = Builder::before(op);
         let zero = b.index(0);
         b.create("memref.store", &[zero, counter], &[], &[], &[], &[]);

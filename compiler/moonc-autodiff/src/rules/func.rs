@@ -186,23 +186,10 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
 fn scratch_like(s: &mut ReverseState, like: Value) -> Result<Value, Error> {
     let like = s.get(like)?;
     let ty = like.ty();
-    let mut sizes = vec![];
-    for (i, d) in ty.shape().iter().enumerate() {
-        if d.is_none() {
-            let i = s.b.index(i as i64);
-            sizes.push(s.b.value("memref.dim", &[like, i], s.ctx().index(), &[]));
-        }
-    }
     let plain = s
         .ctx()
         .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
-    let segments = s.ctx().attr(&format!("array<i32: {}, 0>", sizes.len()));
-    let buffer = s.b.value(
-        "memref.alloc",
-        &sizes,
-        plain,
-        &[("operandSegmentSizes", segments)],
-    );
+    let buffer = s.b.alloc_like("memref.alloc", like, plain);
     s.free_at_end(buffer);
     Ok(if plain == ty {
         buffer

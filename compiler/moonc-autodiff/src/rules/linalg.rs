@@ -392,23 +392,10 @@ fn snapshot(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
     }
     let mut b = Builder::before(op);
     let ty = v.ty();
-    let mut sizes = vec![];
-    for (i, d) in ty.shape().iter().enumerate() {
-        if d.is_none() {
-            let i = b.index(i as i64);
-            sizes.push(b.value("memref.dim", &[v, i], b.ctx.index(), &[]));
-        }
-    }
     let plain = b
         .ctx
         .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
-    let segments = b.ctx.attr(&format!("array<i32: {}, 0>", sizes.len()));
-    let copy = b.value(
-        "memref.alloc",
-        &sizes,
-        plain,
-        &[("operandSegmentSizes", segments)],
-    );
+    let copy = b.alloc_like("memref.alloc", v, plain);
     b.create("memref.copy", &[v, copy], &[], &[], &[], &[]);
     s.free_at_end(copy);
     Ok(copy)
@@ -512,17 +499,7 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         let (into, map) = if primal.ty().is_memref() {
             (s.shadow(op, primal)?, maps[t].clone())
         } else {
-            let ty = s.ctx().ty(&format!("memref<{}>", primal.ty()));
-            let segments = s.ctx().attr("array<i32: 0, 0>");
-            let cell = s.b.value(
-                "memref.alloca",
-                &[],
-                ty,
-                &[("operandSegmentSizes", segments)],
-            );
-            let zero = s.b.float(primal.ty(), 0.0);
-            s.b.create("memref.store", &[zero, cell], &[], &[], &[], &[]);
-            (cell, scalar_map.clone())
+            (s.b.zero_cell(primal.ty()), scalar_map.clone())
         };
         let Some(kept) = projected_dims(&map) else {
             return Err(error_at(

@@ -250,6 +250,19 @@ fn counted_loop(s: &mut ReverseState, n: Value, carried: &[Value], at: Op) -> (O
     (loop_, Builder::before(yield_), yield_)
 }
 
+/// [`counted_loop`] over the `n` iterations of the primal loop `op`
+/// backwards: iteration k = n - 1 - r, recorded for `op`'s inductions.
+fn backward_loop(s: &mut ReverseState, n: Value, carried: &[Value], op: Op) -> (Op, Builder, Op) {
+    let (loop_, mut inner, yield_) = counted_loop(s, n, carried, op);
+    let r = loop_.regions()[0].entry().expect("a body").args()[0];
+    let index = s.ctx().index();
+    let one = inner.index(1);
+    let last = inner.value("arith.subi", &[n, one], index, &[]);
+    let k = inner.value("arith.subi", &[last, r], index, &[]);
+    s.reverse_iteration.insert(op, k);
+    (loop_, inner, yield_)
+}
+
 /// `scf.for`: a loop over the iterations backwards, carrying the adjoints
 /// of the iteration values; the induction variable is recomputed from the
 /// iteration number.
@@ -275,13 +288,8 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         s.get(op.operand(2))?,
     );
     let n = trip_count(&mut s.b, lb, ub, step);
-    let (loop_, mut inner, yield_) = counted_loop(s, n, &seeds, op);
+    let (loop_, inner, yield_) = backward_loop(s, n, &seeds, op);
     let r = loop_.regions()[0].entry().expect("a body").args();
-    let index = s.ctx().index();
-    let one = inner.index(1);
-    let last = inner.value("arith.subi", &[n, one], index, &[]);
-    let k = inner.value("arith.subi", &[last, r[0]], index, &[]);
-    s.reverse_iteration.insert(op, k);
     let seeds: Vec<(Value, Value)> = carried
         .iter()
         .enumerate()
@@ -443,13 +451,8 @@ fn while_reverse_simple(
             .collect()
     };
     let init = gather(&mut s.b, seeds);
-    let (loop_, mut inner, yield_) = counted_loop(s, n, &init, op);
+    let (loop_, inner, yield_) = backward_loop(s, n, &init, op);
     let r = loop_.regions()[0].entry().expect("a body").args();
-    let index = s.ctx().index();
-    let one = inner.index(1);
-    let last = inner.value("arith.subi", &[n, one], index, &[]);
-    let k = inner.value("arith.subi", &[last, r[0]], index, &[]);
-    s.reverse_iteration.insert(op, k);
     let next = activity::yielded(after);
     let after_seeds: Vec<(Value, Value)> = arg_pos
         .iter()
