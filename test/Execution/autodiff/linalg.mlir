@@ -1,23 +1,23 @@
-// Forward mode through linalg on memrefs: linalg.generic (elementwise,
+// Forward and reverse mode through linalg on memrefs: linalg.generic (elementwise,
 // broadcast of a scalar, reductions, in place, several outputs,
 // linalg.index, values captured from outside), fill, copy, transpose and
 // the named contractions (matmul, matvec, vecmat, dot, batch_matmul, also
 // on dynamic shapes), with outputs that are arguments (their shadows are
 // checked) or scratch buffers reduced to a scalar result.
 //
-// RUN: moonc check %s --entry elementwise --mode forward | FileCheck %s --check-prefix=ELEMENTWISE
+// RUN: moonc check %s --entry elementwise | FileCheck %s --check-prefix=ELEMENTWISE
 // ELEMENTWISE: check: PASS
 // RUN: moonc check %s --entry broadcast_scalar | FileCheck %s --check-prefix=BROADCAST_SCALAR
 // BROADCAST_SCALAR: check: PASS
 // RUN: moonc check %s --entry row_reduction | FileCheck %s --check-prefix=ROW_REDUCTION
 // ROW_REDUCTION: check: PASS
-// RUN: moonc check %s --entry generic_in_place --mode forward | FileCheck %s --check-prefix=GENERIC_IN_PLACE
+// RUN: moonc check %s --entry generic_in_place | FileCheck %s --check-prefix=GENERIC_IN_PLACE
 // GENERIC_IN_PLACE: check: PASS
 // RUN: moonc check %s --entry two_outputs | FileCheck %s --check-prefix=TWO_OUTPUTS
 // TWO_OUTPUTS: check: PASS
-// RUN: moonc check %s --entry fill_scale --mode forward | FileCheck %s --check-prefix=FILL_SCALE
+// RUN: moonc check %s --entry fill_scale | FileCheck %s --check-prefix=FILL_SCALE
 // FILL_SCALE: check: PASS
-// RUN: moonc check %s --entry copy_transpose --mode forward | FileCheck %s --check-prefix=COPY_TRANSPOSE
+// RUN: moonc check %s --entry copy_transpose | FileCheck %s --check-prefix=COPY_TRANSPOSE
 // COPY_TRANSPOSE: check: PASS
 // RUN: moonc check %s --entry matmul_acc | FileCheck %s --check-prefix=MATMUL_ACC
 // MATMUL_ACC: check: PASS
@@ -31,7 +31,7 @@
 // BATCH_MATMUL: check: PASS
 // RUN: moonc check %s --entry mlp_layer | FileCheck %s --check-prefix=MLP_LAYER
 // MLP_LAYER: check: PASS
-// RUN: moonc check %s --entry generic_capture --mode forward | FileCheck %s --check-prefix=GENERIC_CAPTURE
+// RUN: moonc check %s --entry generic_capture | FileCheck %s --check-prefix=GENERIC_CAPTURE
 // GENERIC_CAPTURE: check: PASS
 // RUN: moonc check %s --entry linalg_copy_const | FileCheck %s --check-prefix=LINALG_COPY_CONST
 // LINALG_COPY_CONST: check: PASS
@@ -39,8 +39,8 @@
 // MATMUL_DYNAMIC: check: PASS
 // RUN: moonc check %s --entry generic_index | FileCheck %s --check-prefix=GENERIC_INDEX
 // GENERIC_INDEX: check: PASS
-// Entries checked with --mode forward are not supported by reverse mode yet
-// (see docs/autodiff.md).
+// RUN: moonc check %s --entry in_place_aliased | FileCheck %s --check-prefix=IN_PLACE_ALIASED
+// IN_PLACE_ALIASED: check: PASS
 
 #id1 = affine_map<(i) -> (i)>
 #id2 = affine_map<(i, j) -> (i, j)>
@@ -281,6 +281,19 @@ func.func @generic_index(%a: memref<4xf64>, %out: memref<4xf64>) {
     %ii = arith.index_cast %i : index to i64
     %f = arith.sitofp %ii : i64 to f64
     %p = arith.mulf %v, %f : f64
+    linalg.yield %p : f64
+  }
+  return
+}
+
+// b[i] <- sin(a[i]) * b[i] with b both an input and the output the body
+// does not read: reverse mode must read b's adjoint before replacing it.
+func.func @in_place_aliased(%a: memref<4xf64>, %b: memref<4xf64>) {
+  linalg.generic {indexing_maps = [#id1, #id1, #id1], iterator_types = ["parallel"]}
+      ins(%a, %b : memref<4xf64>, memref<4xf64>) outs(%b : memref<4xf64>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %s = math.sin %x : f64
+    %p = arith.mulf %s, %y : f64
     linalg.yield %p : f64
   }
   return

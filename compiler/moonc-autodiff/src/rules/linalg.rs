@@ -7,12 +7,13 @@
 
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
-    activity::split_ins_outs,
+    activity::{root, split_ins_outs},
     forward::{FunctionState, error_at, fill},
     ir::{Block, Builder, Op, Region, Type, Value},
     reverse::ReverseState,
 };
 use moonc_ir::Error;
+use std::collections::HashMap;
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -401,11 +402,49 @@ fn snapshot(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
     Ok(copy)
 }
 
+/// How the body of a `linalg.generic` uses an output's old contents.
+#[derive(Clone, Copy, PartialEq)]
+enum OutUse {
+    /// Not at all: the adjoint of the old contents is zero.
+    Overwritten,
+    /// Only as `out + f(ins)`: the adjoint passes through unchanged.
+    Accumulated,
+    /// Any other way (each element is then visited once): the old contents
+    /// are an input of the body like any other.
+    Read,
+}
+
+/// What one reverse generic adds its adjoint to.
+struct Target {
+    /// The primal value whose adjoint it computes (for a scalar, the
+    /// adjoint is added with `add_adjoint`).
+    primal: Value,
+    /// Its position among the reverse generic's inputs.
+    input: usize,
+    /// Its indexing map.
+    map: String,
+    /// Whether the adjoint is added to `into` (else it overwrites it).
+    accumulate: bool,
+}
+
+/// Whether two memrefs may share memory: the same buffer, or two
+/// arguments of the function (a caller may pass one buffer twice). A
+/// generic may only read and write one buffer at the same indices, so
+/// aliasing matters only between an input and an output of one map.
+fn may_alias(s: &ReverseState, a: Value, b: Value) -> bool {
+    let (a, b) = (root(a), root(b));
+    let argument = |v: Value| v.block() == s.body() && v.defining_op().is_none();
+    a == b || (argument(a) && argument(b))
+}
+
 /// `linalg.generic`: for each active input (and each active value the body
-/// captures) one generic over the same iteration space that recomputes the
-/// body and adds the input's adjoint, reduced over the dimensions its
-/// indexing map leaves out. Outputs must be overwritten or accumulated into
-/// (`out + f(ins)`); the adjoint of an overwritten output is then zeroed.
+/// captures, and each active output the body reads) one generic over the
+/// same iteration space that recomputes the body and adds the input's
+/// adjoint, reduced over the dimensions its indexing map leaves out. An
+/// output's adjoint is then zeroed (overwritten), kept (accumulated into
+/// with `out + f(ins)`) or replaced by the adjoint of its old contents
+/// (read, in an all-parallel generic). Output adjoints are copied first
+/// when an input's shadow may share their memory (in place, aliasing).
 fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     on_memrefs(op)?;
     let operands = op.operands();
@@ -419,22 +458,6 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let body = op.regions()[0].entry().expect("linalg.generic has a body");
     let args = body.args();
     let yields = body.terminator().expect("linalg.yield").operands();
-    let mut overwritten = vec![];
-    for o in 0..outs {
-        let arg = args[ins + o];
-        let users = arg.users();
-        let additive = matches!(users.as_slice(), [add] if add.name() == "arith.addf"
-            && add.result(0) == yields[o] && add.result(0).users().len() == 1);
-        if users.is_empty() {
-            overwritten.push(o);
-        } else if !additive {
-            return Err(error_at(
-                op,
-                "reverse mode supports linalg.generic outputs that are overwritten or \
-                 accumulated into (`out + f(ins)`) only",
-            ));
-        }
-    }
     let maps: Vec<String> = op
         .attr("indexing_maps")
         .expect("indexing_maps")
@@ -442,27 +465,55 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .iter()
         .map(|m| m.to_string())
         .collect();
-    let rank = op
-        .attr("iterator_types")
-        .expect("iterator_types")
-        .elements()
-        .len();
+    let iterators = op.attr("iterator_types").expect("iterator_types").elements();
+    let rank = iterators.len();
+    let all_parallel = iterators.iter().all(|k| k.to_string().contains("parallel"));
     let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
     let scalar_map = format!("affine_map<({}) -> ()>", dims.join(", "));
 
-    let d_outs = active_outs
-        .iter()
-        .map(|&o| s.shadow(op, operands[ins + o]))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut primal_ins = vec![];
+    let mut uses = vec![];
+    for o in 0..outs {
+        let arg = args[ins + o];
+        let users = arg.users();
+        let additive = matches!(users.as_slice(), [add] if add.name() == "arith.addf"
+            && add.result(0) == yields[o] && add.result(0).users().len() == 1);
+        uses.push(if users.is_empty() {
+            OutUse::Overwritten
+        } else if additive {
+            OutUse::Accumulated
+        } else if all_parallel && projected_dims(&maps[ins + o]).is_some_and(|d| d.len() == rank) {
+            OutUse::Read
+        } else {
+            return Err(error_at(
+                op,
+                "reverse mode supports a linalg.generic whose body reads an output only when \
+                 each output element is visited once (all iterators parallel) or the output is \
+                 accumulated into (`out + f(ins)`)",
+            ));
+        });
+    }
+    let read_outs: Vec<usize> = (0..outs).filter(|&o| uses[o] == OutUse::Read).collect();
+
+    // The reverse generics' inputs: primal inputs (a copy, when the call
+    // overwrites them later), captured values, old contents of read
+    // outputs, then the output adjoints (the seeds).
+    let mut saved: Vec<(Value, Value)> = vec![];
+    let mut save = |s: &mut ReverseState, v: Value| -> Result<Value, Error> {
+        if let Some(&(_, copy)) = saved.iter().find(|(p, _)| *p == v) {
+            return Ok(copy);
+        }
+        let copy = snapshot(s, op, v)?;
+        saved.push((v, copy));
+        Ok(copy)
+    };
+    let mut generic_ins = vec![];
     for &v in &operands[..ins] {
-        primal_ins.push(if v.ty().is_memref() && s.is_written(v) {
-            snapshot(s, op, v)?
+        generic_ins.push(if v.ty().is_memref() && s.is_written(v) {
+            save(s, v)?
         } else {
             s.get(v)?
         });
     }
-    // Active values the body captures become extra scalar inputs.
     let mut captured = vec![];
     for inner in op.walk() {
         for v in inner.operands() {
@@ -472,43 +523,144 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         }
     }
     for &v in &captured {
-        primal_ins.push(s.get(v)?);
+        generic_ins.push(s.get(v)?);
+    }
+    for &o in &read_outs {
+        generic_ins.push(save(s, operands[ins + o])?);
     }
     let mut in_maps: Vec<String> = maps[..ins].to_vec();
     in_maps.extend(captured.iter().map(|_| scalar_map.clone()));
+    in_maps.extend(read_outs.iter().map(|&o| maps[ins + o].clone()));
     in_maps.extend(active_outs.iter().map(|&o| maps[ins + o].clone()));
-    let mut generic_ins = primal_ins.clone();
-    generic_ins.extend(&d_outs);
+    // The primal value behind each input of the reverse generics.
+    let mut primals: Vec<Value> = operands[..ins].to_vec();
+    primals.extend(&captured);
+    primals.extend(read_outs.iter().map(|&o| operands[ins + o]));
 
-    let targets: Vec<usize> = (0..ins + captured.len())
-        .filter(|&i| {
-            let v = if i < ins {
-                operands[i]
+    let mut inputs = vec![];
+    let mut outputs = vec![];
+    for (i, &v) in primals.iter().enumerate() {
+        if !s.activity.is_active(v) || !(v.ty().is_memref() || s.has_adjoint(v)) {
+            continue;
+        }
+        let read_out = i >= ins + captured.len();
+        let target = Target {
+            primal: v,
+            input: i,
+            map: if i < ins || read_out {
+                in_maps[i].clone()
             } else {
-                captured[i - ins]
-            };
-            s.activity.is_active(v) && (v.ty().is_memref() || s.has_adjoint(v))
-        })
-        .collect();
-    for &t in &targets {
-        let primal = if t < ins {
-            operands[t]
-        } else {
-            captured[t - ins]
+                scalar_map.clone()
+            },
+            accumulate: !read_out,
         };
-        let (into, map) = if primal.ty().is_memref() {
-            (s.shadow(op, primal)?, maps[t].clone())
+        if read_out {
+            outputs.push(target);
         } else {
-            (s.b.zero_cell(primal.ty()), scalar_map.clone())
+            inputs.push(target);
+        }
+    }
+    let d_outs = active_outs
+        .iter()
+        .map(|&o| s.shadow(op, operands[ins + o]))
+        .collect::<Result<Vec<_>, _>>()?;
+    let aliased = inputs.iter().any(|t| {
+        t.primal.ty().is_memref()
+            && active_outs.iter().any(|&o| {
+                may_alias(s, t.primal, operands[ins + o]) && t.map == maps[ins + o]
+            })
+    });
+    let mut seeds = d_outs.clone();
+    if aliased {
+        for seed in &mut seeds {
+            let ty = seed.ty();
+            let plain = s
+                .b
+                .ctx
+                .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+            let copy = s.b.alloc_like("memref.alloc", *seed, plain);
+            s.b.create("memref.copy", &[*seed, copy], &[], &[], &[], &[]);
+            *seed = copy;
+        }
+    }
+    generic_ins.extend(&seeds);
+    let generic = Generic {
+        op,
+        body,
+        ins,
+        captured: &captured,
+        read_outs: &read_outs,
+        maps: &in_maps,
+        inputs: &generic_ins,
+        seeds: active_outs.iter().map(|&o| yields[o]).collect(),
+        rank,
+    };
+    // Input adjoints read the seeds; when those are copies, the output
+    // adjoints can be replaced first (an input may be an output).
+    if !aliased {
+        for t in &inputs {
+            generic.reverse_into(s, t)?;
+        }
+    }
+    for (k, &o) in active_outs.iter().enumerate() {
+        match uses[o] {
+            OutUse::Overwritten => {
+                let zero = s.b.float(operands[ins + o].ty().element(), 0.0);
+                fill(&mut s.b, zero, d_outs[k]);
+            }
+            OutUse::Accumulated => {}
+            OutUse::Read => {
+                let t = outputs
+                    .iter()
+                    .find(|t| t.primal == operands[ins + o])
+                    .expect("an active read output is a target");
+                generic.reverse_into(s, t)?;
+            }
+        }
+    }
+    if aliased {
+        for t in &inputs {
+            generic.reverse_into(s, t)?;
+        }
+        for seed in seeds {
+            s.b.create("memref.dealloc", &[seed], &[], &[], &[], &[]);
+        }
+    }
+    Ok(())
+}
+
+/// A `linalg.generic` being reversed, with the inputs its reverse generics
+/// share (see `generic_reverse`).
+struct Generic<'a> {
+    op: Op,
+    body: Block,
+    ins: usize,
+    captured: &'a [Value],
+    read_outs: &'a [usize],
+    maps: &'a [String],
+    inputs: &'a [Value],
+    /// The values the body yields for the active outputs.
+    seeds: Vec<Value>,
+    rank: usize,
+}
+
+impl Generic<'_> {
+    /// Emits the generic that computes the adjoint of `t`: the body
+    /// recomputed from the shared inputs, then reversed from the seeds.
+    fn reverse_into(&self, s: &mut ReverseState, t: &Target) -> Result<(), Error> {
+        let (into, map) = if t.primal.ty().is_memref() {
+            (s.shadow(self.op, t.primal)?, t.map.clone())
+        } else {
+            (s.b.zero_cell(t.primal.ty()), t.map.clone())
         };
         let Some(kept) = projected_dims(&map) else {
             return Err(error_at(
-                op,
+                self.op,
                 "reverse mode needs the indexing maps of a linalg.generic's active inputs to be \
                  projected permutations",
             ));
         };
-        let iterators: Vec<&str> = (0..rank)
+        let iterators: Vec<&str> = (0..self.rank)
             .map(|d| {
                 if kept.contains(&d) {
                     "parallel"
@@ -517,41 +669,49 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
                 }
             })
             .collect();
-        let mut all_maps = in_maps.clone();
+        let mut all_maps = self.maps.to_vec();
         all_maps.push(map);
         let (_, block, yield_) =
-            build_generic(&mut s.b, &generic_ins, &[into], &all_maps, &iterators);
+            build_generic(&mut s.b, self.inputs, &[into], &all_maps, &iterators);
         let new_args = block.args();
-        // The body, recomputed: inputs and captures from the new block
-        // arguments, outputs' old values (which only add) as zero.
-        let mut mapping: std::collections::HashMap<Value, Value> = std::collections::HashMap::new();
+        let args = self.body.args();
+        let (ins, captures) = (self.ins, self.captured.len());
+        let primal_inputs = ins + captures + self.read_outs.len();
+        // Block arguments and captures of the old body, in the new one;
+        // outputs the body does not read (or only adds to) are zero.
+        let mut mapping: HashMap<Value, Value> = HashMap::new();
         let mut b = Builder::before(yield_);
         for (i, &a) in args[..ins].iter().enumerate() {
             mapping.insert(a, new_args[i]);
         }
-        for (c, &v) in captured.iter().enumerate() {
+        for (c, &v) in self.captured.iter().enumerate() {
             mapping.insert(v, new_args[ins + c]);
         }
-        for &a in &args[ins..] {
-            let zero = if a.ty().is_float() {
-                b.float(a.ty(), 0.0)
-            } else {
-                let attr = b.ctx.attr(&format!("0 : {}", a.ty()));
-                b.value("arith.constant", &[], a.ty(), &[("value", attr)])
+        for (o, &a) in args[ins..].iter().enumerate() {
+            let new = match self.read_outs.iter().position(|&r| r == o) {
+                Some(r) => new_args[ins + captures + r],
+                None if a.ty().is_float() => b.float(a.ty(), 0.0),
+                None => {
+                    let attr = b.ctx.attr(&format!("0 : {}", a.ty()));
+                    b.value("arith.constant", &[], a.ty(), &[("value", attr)])
+                }
             };
-            mapping.insert(a, zero);
+            mapping.insert(a, new);
         }
-        for (i, &a) in new_args[..ins + captured.len()].iter().enumerate() {
+        let operands = self.op.operands();
+        for (i, &a) in new_args[..primal_inputs].iter().enumerate() {
             let v = if i < ins {
                 operands[i]
+            } else if i < ins + captures {
+                self.captured[i - ins]
             } else {
-                captured[i - ins]
+                operands[ins + self.read_outs[i - ins - captures]]
             };
             if s.activity.is_active(v) {
                 s.activity.mark(a);
             }
         }
-        for inner in body.ops() {
+        for inner in self.body.ops() {
             if inner.name() == "linalg.yield" {
                 continue;
             }
@@ -569,33 +729,29 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
                 }
             }
         }
-        let seeds: Vec<(Value, Value)> = active_outs
+        let seeds: Vec<(Value, Value)> = self
+            .seeds
             .iter()
             .enumerate()
-            .map(|(k, &o)| (mapping[&yields[o]], new_args[ins + captured.len() + k]))
+            .map(|(k, y)| (*mapping.get(y).unwrap_or(y), new_args[primal_inputs + k]))
             .collect();
-        let target_arg = new_args[ins + captured.len() + active_outs.len()];
-        let wanted = new_args[t];
+        let target_arg = new_args[primal_inputs + self.seeds.len()];
         s.set_direct(block);
-        let adjoint = s.reverse_nested(block, Builder::before(yield_), &seeds, &[wanted])?;
+        let adjoint = s.reverse_nested(block, Builder::before(yield_), &seeds, &[new_args[t.input]])?;
         let mut b = Builder::before(yield_);
-        let sum = match adjoint[0] {
-            Some(a) => b.value("arith.addf", &[target_arg, a], a.ty(), &[]),
-            None => target_arg,
+        let result = match (adjoint[0], t.accumulate) {
+            (Some(a), true) => b.value("arith.addf", &[target_arg, a], a.ty(), &[]),
+            (Some(a), false) => a,
+            (None, true) => target_arg,
+            (None, false) => b.float(target_arg.ty(), 0.0),
         };
-        yield_.set_operands(&[sum]);
-        if !primal.ty().is_memref() {
-            let total = s.b.value("memref.load", &[into], primal.ty(), &[]);
-            s.add_adjoint(primal, total);
+        yield_.set_operands(&[result]);
+        if !t.primal.ty().is_memref() {
+            let total = s.b.value("memref.load", &[into], t.primal.ty(), &[]);
+            s.add_adjoint(t.primal, total);
         }
+        Ok(())
     }
-    for (k, &o) in active_outs.iter().enumerate() {
-        if overwritten.contains(&o) {
-            let zero = s.b.float(operands[ins + o].ty().element(), 0.0);
-            fill(&mut s.b, zero, d_outs[k]);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

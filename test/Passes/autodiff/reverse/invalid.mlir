@@ -104,20 +104,21 @@ func.func @caller(%x: vector<4xf64>, %n: index, %s: vector<4xf64>) -> vector<4xf
 
 // -----
 
-// A generic whose output is neither overwritten nor accumulated into.
+// A reduction whose output is read other than by `out + f(ins)` (a product).
 #id = affine_map<(d0) -> (d0)>
-func.func @f(%a: memref<4xf64>, %b: memref<4xf64>) {
-  // expected-error @+1 {{reverse mode supports linalg.generic outputs that are overwritten or accumulated into (`out + f(ins)`) only}}
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%a : memref<4xf64>) outs(%b : memref<4xf64>) {
+#sc = affine_map<(d0) -> ()>
+func.func @f(%a: memref<4xf64>, %b: memref<f64>) {
+  // expected-error @+1 {{reverse mode supports a linalg.generic whose body reads an output only when each output element is visited once (all iterators parallel) or the output is accumulated into (`out + f(ins)`)}}
+  linalg.generic {indexing_maps = [#id, #sc], iterator_types = ["reduction"]}
+      ins(%a : memref<4xf64>) outs(%b : memref<f64>) {
   ^bb0(%in: f64, %out: f64):
     %m = arith.mulf %in, %out : f64
     linalg.yield %m : f64
   }
   return
 }
-func.func @caller(%a: memref<4xf64>, %b: memref<4xf64>, %da: memref<4xf64>, %db: memref<4xf64>) {
-  moon.vjp @f(%a, %b, %da, %db) : (memref<4xf64>, memref<4xf64>, memref<4xf64>, memref<4xf64>) -> ()
+func.func @caller(%a: memref<4xf64>, %b: memref<f64>, %da: memref<4xf64>, %db: memref<f64>) {
+  moon.vjp @f(%a, %b, %da, %db) : (memref<4xf64>, memref<f64>, memref<4xf64>, memref<f64>) -> ()
   return
 }
 
