@@ -677,6 +677,16 @@ impl ReverseState<'_> {
         Builder::after(op).value("memref.load", &[counter], index, &[])
     }
 
+    /// Whether the memref `value` can have a shadow: it views an argument
+    /// passed with one or a buffer the function allocates. Buffers without
+    /// (`const` arguments, globals) receive no derivatives.
+    pub fn can_shadow(&self, value: Value) -> bool {
+        let r = root(value);
+        self.shadows.contains_key(&r)
+            || r.defining_op()
+                .is_some_and(|op| matches!(op.name().as_str(), "memref.alloc" | "memref.alloca"))
+    }
+
     /// The shadow of `value` if the reverse sweep has made one.
     pub fn existing_shadow(&self, value: Value) -> Option<Value> {
         self.shadows.get(&value).copied()

@@ -32,7 +32,7 @@
 // MIXED_PRECISION_CALL: check: PASS
 // RUN: moonc check %s --entry call_public | FileCheck %s --check-prefix=CALL_PUBLIC
 // CALL_PUBLIC: check: PASS
-// RUN: moonc check %s --entry global_table --mode forward | FileCheck %s --check-prefix=GLOBAL_TABLE
+// RUN: moonc check %s --entry global_table | FileCheck %s --check-prefix=GLOBAL_TABLE
 // GLOBAL_TABLE: check: PASS
 // RUN: moonc check %s --entry memref_from_call --mode forward | FileCheck %s --check-prefix=MEMREF_FROM_CALL
 // MEMREF_FROM_CALL: check: PASS

@@ -131,10 +131,12 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .collect::<Result<Vec<_>, _>>()?;
     for (&v, a) in args.iter().zip(&key.args) {
         if matches!(a, Act::Dup | Act::DupNoNeed) {
-            let shadow = if s.activity.is_active(v) {
+            let shadow = if s.activity.is_active(v) && s.can_shadow(v) {
                 s.shadow(op, v)?
             } else {
-                // A custom rule takes a shadow for every float buffer.
+                // A custom rule takes a shadow for every float buffer; a
+                // buffer with none (`const`, a global) gets a zero one
+                // whose derivatives are dropped, as in forward mode.
                 let zero = s.b.float(v.ty().element(), 0.0);
                 let scratch = scratch_like(s, v)?;
                 crate::forward::fill(&mut s.b, zero, scratch);
