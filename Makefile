@@ -9,7 +9,7 @@ VENV        := build/venv
 LLVM_PREFIX ?= /usr/lib/llvm-19
 CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h') examples/c/main.c
 
-.PHONY: all bootstrap build unit lit lint test demo docs bench clean
+.PHONY: all bootstrap build unit lit lint test demo docs bench-venv bench clean
 
 all: build
 
@@ -48,9 +48,22 @@ docs: bootstrap
 	  dialects/moon/include/Moon/MoonOps.td -o docs/dialects/moon.md
 	MOONC_UPDATE_DOCS=1 $(CARGO) test $(CARGO_FLAGS) -p moonc-passes passes_reference
 
-# Benchmarks (not tests): moonc against C on the same loops; results are
-# written under bench/ and committed.
-bench: build
+# The benchmarks' virtualenv: JAX for CPU, which bench/reverse runs side by
+# side with moonc. Only `bench` needs it.
+BENCH_VENV := build/bench-venv
+JAX_VERSION := 0.10.2
+bench-venv: bootstrap
+	@if [ "$$($(BENCH_VENV)/bin/python -c 'import jax, jaxlib; print(jax.__version__, jaxlib.__version__)' 2>/dev/null)" != "$(JAX_VERSION) $(JAX_VERSION)" ]; then \
+	  echo "bench-venv: creating $(BENCH_VENV) with jax $(JAX_VERSION) (CPU)"; \
+	  python3 -m venv $(BENCH_VENV) && \
+	  $(BENCH_VENV)/bin/pip install -q --disable-pip-version-check \
+	    'jax[cpu]==$(JAX_VERSION)' 'jaxlib==$(JAX_VERSION)'; \
+	fi
+
+# Benchmarks (not tests): moonc against C on the same loops, and against
+# JAX on the reverse-mode ones; results are written under bench/ and
+# committed.
+bench: build bench-venv
 	bench/cpu/run.sh | tee bench/cpu/results.txt
 	bench/forward/run.sh | tee bench/forward/results.txt
 	bench/reverse/run.sh | tee bench/reverse/results.txt
