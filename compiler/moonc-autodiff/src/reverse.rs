@@ -113,6 +113,9 @@ pub enum CallRule {
     Split(Key, String),
     /// The user's vjp function (default activities).
     Custom(Key, String),
+    /// The user's jvp function of a function of float scalars, called once
+    /// per active argument with a unit tangent (default activities).
+    CustomJvp(Key, String),
 }
 
 impl ReverseState<'_> {
@@ -1320,6 +1323,23 @@ impl ReverseState<'_> {
                 let key = Key::default_for(&callee, ty, 1);
                 self.calls
                     .insert(op, CallRule::Custom(key, custom.to_string()));
+                continue;
+            }
+            if let Some(jvp) = self.diff.custom_rule(&callee) {
+                let scalar = |t: &Type| t.is_float() || !t.is_differentiable() && !t.is_float_memref();
+                if !ty.0.iter().chain(&ty.1).all(scalar) {
+                    return Err(error_at(
+                        op,
+                        &format!(
+                            "@{callee} has a custom jvp but no vjp; reverse mode can use a jvp \
+                             only for functions of float scalars: add a vjp to its \
+                             moon.custom_rule"
+                        ),
+                    ));
+                }
+                let key = Key::default_for(&callee, ty, 1);
+                self.calls
+                    .insert(op, CallRule::CustomJvp(key, jvp.to_string()));
                 continue;
             }
             let activity = |v: &Value, arg: bool| match (self.activity.is_active(*v), v.ty()) {

@@ -1,4 +1,4 @@
-// Forward mode through calls: private helpers with several results, a
+// Forward and reverse mode through calls: private helpers with several results, a
 // helper called with different activities (so it gets several tangent
 // versions), helpers that mutate a memref, calls in loops, recursion
 // through func.call (direct, mutual, and with changing activities),
@@ -38,7 +38,7 @@
 // MEMREF_FROM_CALL: check: PASS
 // RUN: moonc check %s --entry subview_to_call | FileCheck %s --check-prefix=SUBVIEW_TO_CALL
 // SUBVIEW_TO_CALL: check: PASS
-// RUN: moonc check %s --entry uses_custom --mode forward | FileCheck %s --check-prefix=USES_CUSTOM
+// RUN: moonc check %s --entry uses_custom | FileCheck %s --check-prefix=USES_CUSTOM
 // USES_CUSTOM: check: PASS
 // RUN: moonc check %s --entry call_multi_return --args '[0.5, 1.5]' | FileCheck %s --check-prefix=CALL_MULTI_RETURN
 // CALL_MULTI_RETURN: check: PASS
@@ -52,8 +52,6 @@
 // GATHER: check: PASS
 // RUN: moonc check %s --entry stored_then_read_by_call | FileCheck %s --check-prefix=STORED_THEN_READ_BY_CALL
 // STORED_THEN_READ_BY_CALL: check: PASS
-// Entries checked with --mode forward are not supported by reverse mode yet
-// (see docs/autodiff.md).
 
 // (sin(x)*y, x + y*y): two results, both active.
 func.func private @pair(%x: f64, %y: f64) -> (f64, f64) {

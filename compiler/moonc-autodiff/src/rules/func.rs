@@ -122,6 +122,7 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let (key, name, custom) = match rule {
         CallRule::Split(key, name) => (key, name, false),
         CallRule::Custom(key, name) => (key, name, true),
+        CallRule::CustomJvp(key, name) => return call_reverse_by_jvp(s, op, &key, &name),
     };
     let args = op.operands();
     let results = op.results();
@@ -179,6 +180,64 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     );
     for (i, &v) in active.iter().enumerate() {
         s.add_adjoint(v, call.result(kept + i));
+    }
+    Ok(())
+}
+
+/// `func.call` of a function of float scalars with only a custom jvp: one
+/// jvp call per active argument, with that argument's tangent 1 and the
+/// others 0, gives a column of the Jacobian; its dot product with the
+/// results' adjoints is the argument's adjoint.
+fn call_reverse_by_jvp(s: &mut ReverseState, op: Op, key: &Key, jvp: &str) -> Result<(), Error> {
+    let args = op.operands();
+    let results = op.results();
+    let primals = args
+        .iter()
+        .map(|&v| s.get(v))
+        .collect::<Result<Vec<_>, _>>()?;
+    let active_results: Vec<usize> = (0..results.len())
+        .filter(|&k| key.results[k] == Act::Active)
+        .collect();
+    let adjoints: Vec<Value> = active_results
+        .iter()
+        .map(|&k| s.take_adjoint_or_zero(results[k]))
+        .collect();
+    let active_args: Vec<usize> = (0..args.len())
+        .filter(|&i| key.args[i] == Act::Active)
+        .collect();
+    let mut types: Vec<Type> = results.iter().map(|r| r.ty()).collect();
+    types.extend(active_results.iter().map(|&k| results[k].ty()));
+    let callee = s.ctx().attr(&format!("@{jvp}"));
+    for &i in &active_args {
+        if !s.activity.is_active(args[i]) {
+            continue;
+        }
+        let mut operands = primals.clone();
+        for &j in &active_args {
+            let unit = if i == j { 1.0 } else { 0.0 };
+            operands.push(s.b.float(args[j].ty(), unit));
+        }
+        let call = s.b.create(
+            "func.call",
+            &operands,
+            &types,
+            &[("callee", callee)],
+            &[],
+            &[],
+        );
+        let mut sum: Option<Value> = None;
+        for (n, &adjoint) in adjoints.iter().enumerate() {
+            let column = call.result(results.len() + n);
+            let ty = column.ty();
+            let term = s.b.value("arith.mulf", &[adjoint, column], ty, &[]);
+            sum = Some(match sum {
+                Some(acc) => s.b.value("arith.addf", &[acc, term], ty, &[]),
+                None => term,
+            });
+        }
+        if let Some(sum) = sum {
+            s.add_adjoint(args[i], sum);
+        }
     }
     Ok(())
 }

@@ -186,3 +186,42 @@ func.func @caller(%x: f64) -> f64 {
   %r = moon.grad @user(%x) : (f64) -> f64
   return %r : f64
 }
+
+// -----
+
+// A function of two float scalars with only a custom jvp: reverse mode
+// keeps the primal call and, in the reverse sweep, calls the jvp once per
+// active argument with a unit tangent, multiplying the tangent it returns
+// by the result's adjoint.
+// CHECK-LABEL: func.func private @use_vjp_aa_n(
+// CHECK-SAME: %[[X:[^:]*]]: f64, %[[Y:[^:]*]]: f64, %[[S:[^:]*]]: f64) -> (f64, f64)
+// CHECK: %[[P:.*]] = call @hyp(%[[X]], %[[Y]]) : (f64, f64) -> f64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK: %{{.*}}:2 = call @hyp_jvp(%[[X]], %[[Y]], %[[ONE]], %[[ZERO]]) : (f64, f64, f64, f64) -> (f64, f64)
+// CHECK: %{{.*}}:2 = call @hyp_jvp(%[[X]], %[[Y]], %{{.*}}, %{{.*}}) : (f64, f64, f64, f64) -> (f64, f64)
+// CHECK: return
+func.func private @hyp(%x: f64, %y: f64) -> f64 {
+  %xx = arith.mulf %x, %x : f64
+  %yy = arith.mulf %y, %y : f64
+  %s = arith.addf %xx, %yy : f64
+  %r = math.sqrt %s : f64
+  return %r : f64
+}
+func.func private @hyp_jvp(%x: f64, %y: f64, %dx: f64, %dy: f64) -> (f64, f64) {
+  %r = func.call @hyp(%x, %y) : (f64, f64) -> f64
+  %a = arith.mulf %x, %dx : f64
+  %b = arith.mulf %y, %dy : f64
+  %n = arith.addf %a, %b : f64
+  %d = arith.divf %n, %r : f64
+  return %r, %d : f64, f64
+}
+moon.custom_rule @hyp jvp @hyp_jvp
+func.func @use(%x: f64, %y: f64) -> f64 {
+  %r = func.call @hyp(%x, %y) : (f64, f64) -> f64
+  return %r : f64
+}
+func.func @caller(%x: f64, %y: f64) -> (f64, f64) {
+  %g:2 = moon.grad @use(%x, %y) : (f64, f64) -> (f64, f64)
+  return %g#0, %g#1 : f64, f64
+}
