@@ -414,6 +414,12 @@ impl Op {
         Op(unsafe { sys::mlirOperationClone(self.0) })
     }
 
+    /// Moves the operation just before `other` (in another block, maybe).
+    pub fn move_before(self, other: Op) {
+        // SAFETY: both operations are live.
+        unsafe { sys::mlirOperationMoveBefore(self.0, other.0) }
+    }
+
     /// Erases the operation (which must have no used results).
     pub fn erase(self) {
         // SAFETY: the operation is live; callers drop every handle to it.

@@ -1019,10 +1019,46 @@ fn prepare(ctx: Ctx, function: Op) -> Result<(), Error> {
         // SAFETY: as above.
         passes.push(unsafe { sys::mlirCreateLinalgLinalgGeneralizeNamedOpsPass() });
     }
+    sequential_parallel_loops(ctx, function);
     if passes.is_empty() {
         return Ok(());
     }
     run_on_function(ctx, function, &passes)
+}
+
+/// Rewrites each `scf.parallel` without reductions as a nest of `scf.for`
+/// (its iterations are independent, so any order is its meaning), which
+/// reverse mode knows how to reverse.
+fn sequential_parallel_loops(ctx: Ctx, function: Op) {
+    for op in function.walk().into_iter().rev() {
+        if op.name() != "scf.parallel" || !op.results().is_empty() {
+            continue;
+        }
+        let body = op.regions()[0].entry().expect("a parallel body");
+        let operands = op.operands();
+        let dims = body.args().len();
+        let mut b = Builder::before(op);
+        let mut ivs = vec![];
+        for d in 0..dims {
+            let (region, block) = Region::with_block(&[ctx.index()], op.loc());
+            let bounds = [operands[d], operands[dims + d], operands[2 * dims + d]];
+            b.create("scf.for", &bounds, &[], &[], &[region], &[]);
+            region.destroy();
+            let yield_ = Builder::at_end(block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
+            ivs.push(block.args()[0]);
+            b = Builder::before(yield_);
+        }
+        let innermost = b.anchor_op();
+        for inner in body.ops() {
+            if inner.name() != "scf.reduce" {
+                inner.move_before(innermost);
+            }
+        }
+        for (arg, iv) in body.args().into_iter().zip(ivs) {
+            arg.replace_uses(iv);
+        }
+        op.erase();
+    }
 }
 
 /// The roots of the buffers `function` may write.

@@ -28,12 +28,12 @@
 // COUNTED_ZERO: check: PASS
 // RUN: moonc check %s --entry while_do | FileCheck %s --check-prefix=WHILE_DO
 // WHILE_DO: check: PASS
-// RUN: moonc check %s --entry parallel_store --mode forward | FileCheck %s --check-prefix=PARALLEL_STORE
+// RUN: moonc check %s --entry parallel_store | FileCheck %s --check-prefix=PARALLEL_STORE
 // PARALLEL_STORE: check: PASS
 // RUN: moonc check %s --entry while_mixed | FileCheck %s --check-prefix=WHILE_MIXED
 // WHILE_MIXED: check: PASS
-// Entries checked with --mode forward are not supported by reverse mode yet
-// (see docs/autodiff.md).
+// RUN: moonc check %s --entry parallel_2d_branch --args '[[[0.1, 0.5, 0.9, 1.3], [0.2, 0.6, 1.2, 1.4], [-0.3, 0.7, 1.1, 1.5]], 0.8]' | FileCheck %s --check-prefix=PARALLEL_2D_BRANCH
+// PARALLEL_2D_BRANCH: check: PASS
 
 // x^10 by repeated multiplication; the loop also carries
 // q <- sin(q + x^k / 10), which reads the other carried value.
@@ -249,4 +249,30 @@ func.func @while_mixed(%x: f64, %y: f64) -> f64 {
     scf.yield %n, %p2 : f64, f64
   }
   return %r : f64
+}
+
+// A 2-d scf.parallel whose body branches on a value and uses an
+// induction variable inside the branch, stored in place.
+func.func @parallel_2d_branch(%a: memref<3x4xf64>, %x: f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c4) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<3x4xf64>
+    %p = arith.mulf %v, %x : f64
+    %c = arith.cmpf ogt, %p, %x : f64
+    %r = scf.if %c -> f64 {
+      %s = math.sin %p : f64
+      %ii = arith.index_cast %j : index to i64
+      %f = arith.sitofp %ii : i64 to f64
+      %m = arith.mulf %s, %f : f64
+      scf.yield %m : f64
+    } else {
+      scf.yield %p : f64
+    }
+    memref.store %r, %a[%i, %j] : memref<3x4xf64>
+    scf.reduce
+  }
+  return
 }

@@ -531,13 +531,14 @@ fn branches_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     Ok(())
 }
 
-/// `scf.parallel` is not reversed yet.
+/// `scf.parallel` with reductions is not reversed yet (those without are
+/// rewritten as `scf.for` nests before reverse mode runs).
 fn parallel_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     if !s.touches_active(op) {
         return Ok(());
     }
     Err(error_at(
         op,
-        "reverse mode cannot differentiate scf.parallel yet; use scf.for",
+        "reverse mode cannot differentiate scf.parallel with reductions yet; use scf.for",
     ))
 }

@@ -39,22 +39,27 @@ func.func @caller(%x: f64, %y: f64) -> f64 {
 
 // -----
 
-// scf.parallel is not reversed yet.
-func.func @f(%a: memref<4xf64>, %x: f64) {
+// scf.parallel with a reduction is not reversed yet.
+func.func @f(%a: memref<4xf64>, %x: f64) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{reverse mode cannot differentiate scf.parallel yet; use scf.for}}
-  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+  %z = arith.constant 0.0 : f64
+  // expected-error @+1 {{reverse mode cannot differentiate scf.parallel with reductions yet; use scf.for}}
+  %r = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init (%z) -> f64 {
     %v = memref.load %a[%i] : memref<4xf64>
     %m = arith.mulf %v, %x : f64
-    memref.store %m, %a[%i] : memref<4xf64>
+    scf.reduce(%m : f64) {
+    ^bb0(%l: f64, %r: f64):
+      %s = arith.addf %l, %r : f64
+      scf.reduce.return %s : f64
+    }
   }
-  return
+  return %r : f64
 }
 func.func @caller(%a: memref<4xf64>, %da: memref<4xf64>, %x: f64) -> f64 {
-  %r = moon.vjp @f(%a, %x, %da) : (memref<4xf64>, f64, memref<4xf64>) -> f64
-  return %r : f64
+  %r:2 = moon.vjp @f(%a, %x, %da) : (memref<4xf64>, f64, memref<4xf64>) -> (f64, f64)
+  return %r#1 : f64
 }
 
 // -----
