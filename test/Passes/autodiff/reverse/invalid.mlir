@@ -57,8 +57,8 @@ func.func @f(%a: memref<4xf64>, %x: f64) -> f64 {
   }
   return %r : f64
 }
-func.func @caller(%a: memref<4xf64>, %da: memref<4xf64>, %x: f64) -> f64 {
-  %r:2 = moon.vjp @f(%a, %x, %da) : (memref<4xf64>, f64, memref<4xf64>) -> (f64, f64)
+func.func @caller(%a: memref<4xf64>, %da: memref<4xf64>, %x: f64, %s: f64) -> f64 {
+  %r:2 = moon.vjp @f(%a, %x, %da, %s) : (memref<4xf64>, f64, memref<4xf64>, f64) -> (f64, f64)
   return %r#1 : f64
 }
 

@@ -200,3 +200,39 @@ func.func @caller(%x: f64, %c: i1) -> f64 {
   %r = moon.grad @diamond(%x, %c) args [active, const] : (f64, i1) -> f64
   return %r : f64
 }
+
+// -----
+
+// An scf.parallel without reductions is reversed as a nest of scf.for (its
+// iterations are independent): the reverse sweep runs both loops
+// backwards. The overwritten loads are taped in one buffer sized before
+// the nest, indexed by both iteration numbers.
+// CHECK-LABEL: func.func private @par_vjp_da_(
+// CHECK-NOT: scf.parallel
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf64>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: math.sin
+// CHECK: memref.store %{{.*}}, %[[TAPE]]
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: math.cos
+// CHECK: return
+func.func @par(%a: memref<3x4xf64>, %x: f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c4) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<3x4xf64>
+    %p = arith.mulf %v, %x : f64
+    %s = math.sin %p : f64
+    memref.store %s, %a[%i, %j] : memref<3x4xf64>
+    scf.reduce
+  }
+  return
+}
+func.func @caller(%a: memref<3x4xf64>, %da: memref<3x4xf64>, %x: f64) -> f64 {
+  %r = moon.vjp @par(%a, %x, %da) : (memref<3x4xf64>, f64, memref<3x4xf64>) -> f64
+  return %r : f64
+}
