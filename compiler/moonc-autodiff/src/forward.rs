@@ -249,6 +249,11 @@ impl Differentiator {
         Ok(pair)
     }
 
+    /// The function `name` of the module (as the user wrote it).
+    pub fn function(&self, name: &str) -> Option<Op> {
+        self.functions.get(name).copied()
+    }
+
     /// The argument and result types of the function `name`.
     pub fn function_type(&self, name: &str) -> Option<(Vec<Type>, Vec<Type>)> {
         let op = self.functions.get(name)?;

@@ -497,6 +497,8 @@ impl ReverseState<'_> {
             let clone = b.insert(op.clone_detached());
             clone.set_operands(&operands);
             clone.result(0)
+        } else if name == "func.call" {
+            self.returned_view_shadow(at, op, value)?.ok_or_else(no_shadow)?
         } else if name == "memref.alloc" || name == "memref.alloca" {
             let sizes = op
                 .operands()
@@ -513,6 +515,58 @@ impl ReverseState<'_> {
         };
         self.shadows.insert(value, shadow);
         Ok(shadow)
+    }
+
+    /// The shadow of a memref that `call` returns when the callee only
+    /// computes views of its arguments (view operations and integer
+    /// arithmetic): the same views of the arguments' shadows. `None` for
+    /// any other callee.
+    fn returned_view_shadow(&mut self, at: Op, call: Op, value: Value) -> Result<Option<Value>, Error> {
+        let callee = match self.calls.get(&call) {
+            Some(CallRule::Split(key, _)) => key.function.clone(),
+            _ => return Ok(None),
+        };
+        let Some(body) = self
+            .diff
+            .function(&callee)
+            .and_then(|f| f.regions()[0].entry())
+        else {
+            return Ok(None);
+        };
+        let ops = body.ops();
+        let viewing = |op: &Op| {
+            let name = op.name();
+            VIEW_OPS.contains(&name.as_str())
+                || name == "func.return"
+                || name.starts_with("arith.")
+                    && op.results().iter().all(|r| r.ty().is_index() || r.ty().is_integer())
+        };
+        if body.parent_op().regions()[0].blocks().len() != 1 || !ops.iter().all(viewing) {
+            return Ok(None);
+        }
+        let mut mapping: HashMap<Value, Value> = HashMap::new();
+        for (arg, operand) in body.args().into_iter().zip(call.operands()) {
+            let inner = if operand.ty().is_memref() {
+                self.shadow(at, operand)?
+            } else {
+                self.get(operand)?
+            };
+            mapping.insert(arg, inner);
+        }
+        let Some(mut b) = self.prologue(value.block()) else {
+            return Ok(None);
+        };
+        for op in &ops[..ops.len() - 1] {
+            let clone = b.insert(op.clone_detached());
+            let operands: Vec<Value> = op.operands().iter().map(|v| mapping[v]).collect();
+            clone.set_operands(&operands);
+            for (r, c) in op.results().into_iter().zip(clone.results()) {
+                mapping.insert(r, c);
+            }
+        }
+        let k = call.results().iter().position(|&r| r == value);
+        let returned = ops[ops.len() - 1].operand(k.expect("a result of the call"));
+        Ok(Some(mapping[&returned]))
     }
 
     /// Emits the reverse of `block` at `at`, seeding the adjoints in

@@ -34,7 +34,7 @@
 // CALL_PUBLIC: check: PASS
 // RUN: moonc check %s --entry global_table | FileCheck %s --check-prefix=GLOBAL_TABLE
 // GLOBAL_TABLE: check: PASS
-// RUN: moonc check %s --entry memref_from_call --mode forward | FileCheck %s --check-prefix=MEMREF_FROM_CALL
+// RUN: moonc check %s --entry memref_from_call | FileCheck %s --check-prefix=MEMREF_FROM_CALL
 // MEMREF_FROM_CALL: check: PASS
 // RUN: moonc check %s --entry subview_to_call | FileCheck %s --check-prefix=SUBVIEW_TO_CALL
 // SUBVIEW_TO_CALL: check: PASS

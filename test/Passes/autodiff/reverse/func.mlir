@@ -225,3 +225,30 @@ func.func @caller(%x: f64, %y: f64) -> (f64, f64) {
   %g:2 = moon.grad @use(%x, %y) : (f64, f64) -> (f64, f64)
   return %g#0, %g#1 : f64, f64
 }
+
+// -----
+
+// A helper that returns a view of its argument: the caller's shadow of the
+// returned memref is the same view of the argument's shadow.
+// CHECK-LABEL: func.func private @write_row_vjp_da_(
+// CHECK-SAME: %[[M:[^:]*]]: memref<3x3xf64>, %[[X:[^:]*]]: f64, %[[DM:[^:]*]]: memref<3x3xf64>) -> f64
+// CHECK: call @row_of_fwd_{{.*}}(%[[M]], %{{.*}})
+// CHECK: %[[DR:.*]] = memref.subview %[[DM]][%{{.*}}, 0] [1, 3] [1, 1]
+// CHECK: memref.load %[[DR]]
+func.func private @row_of(%m: memref<3x3xf64>, %i: index) -> memref<3xf64, strided<[1], offset: ?>> {
+  %s = memref.subview %m[%i, 0] [1, 3] [1, 1] : memref<3x3xf64> to memref<3xf64, strided<[1], offset: ?>>
+  return %s : memref<3xf64, strided<[1], offset: ?>>
+}
+func.func @write_row(%m: memref<3x3xf64>, %x: f64) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = func.call @row_of(%m, %c1) : (memref<3x3xf64>, index) -> memref<3xf64, strided<[1], offset: ?>>
+  %v = memref.load %r[%c2] : memref<3xf64, strided<[1], offset: ?>>
+  %p = arith.mulf %v, %x : f64
+  memref.store %p, %r[%c2] : memref<3xf64, strided<[1], offset: ?>>
+  return
+}
+func.func @caller(%m: memref<3x3xf64>, %dm: memref<3x3xf64>, %x: f64) -> f64 {
+  %r = moon.vjp @write_row(%m, %x, %dm) : (memref<3x3xf64>, f64, memref<3x3xf64>) -> f64
+  return %r : f64
+}
