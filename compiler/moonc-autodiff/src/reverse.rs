@@ -291,8 +291,16 @@ impl ReverseState<'_> {
             },
             _ => return Ok(None),
         };
-        let (start, step) = (self.get(start)?, self.get(step)?);
+        let start = self.get(start)?;
         let mut b = self.prologue(block).expect("the loop's scope exists");
+        // A step inside the loop is a constant (see `while_induction`):
+        // cloned here, where the other region's reverse may not see it.
+        let step = if step.defining_op().is_some_and(|o| op.walk().contains(&o)) {
+            b.insert(step.defining_op().expect("a constant").clone_detached())
+                .result(0)
+        } else {
+            self.get(step)?
+        };
         let ty = arg.ty();
         let k = cast_index(&mut b, k, ty);
         let offset = b.value("arith.muli", &[k, step], ty, &[]);
@@ -498,7 +506,13 @@ impl ReverseState<'_> {
             clone.set_operands(&operands);
             clone.result(0)
         } else if name == "func.call" {
-            self.returned_view_shadow(at, op, value)?.ok_or_else(no_shadow)?
+            self.returned_view_shadow(at, op, value)?.ok_or_else(|| {
+                error_at(
+                    op,
+                    "reverse mode differentiates a memref returned by a call only when the \
+                     callee returns views of its arguments",
+                )
+            })?
         } else if name == "memref.alloc" || name == "memref.alloca" {
             let sizes = op
                 .operands()
@@ -511,7 +525,16 @@ impl ReverseState<'_> {
             fill(&mut b, zero, buffer);
             buffer
         } else {
-            return Err(no_shadow());
+            let message = match name.as_str() {
+                "scf.for" | "scf.while" => {
+                    "reverse mode cannot differentiate memrefs carried by a loop yet".to_string()
+                }
+                "scf.if" | "scf.index_switch" | "scf.execute_region" => {
+                    "reverse mode cannot differentiate memrefs yielded by a branch yet".to_string()
+                }
+                _ => format!("`{name}` of active buffers cannot be differentiated yet"),
+            };
+            return Err(error_at(op, &message));
         };
         self.shadows.insert(value, shadow);
         Ok(shadow)

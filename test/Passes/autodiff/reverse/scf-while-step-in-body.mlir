@@ -1,11 +1,10 @@
 // RUN: moonc-opt %s --moon-autodiff | FileCheck %s
-// XFAIL: *
-// Known bug: a while-loop induction whose step is a constant defined
-// inside the `after` region is recomputed (as init + k * step) in the
-// reverse of the `before` region, but the step constant is cloned into the
-// prologue of the `after` region's reverse (inside the else branch of the
-// turn's scf.if) and used outside it: "operand #1 does not dominate this
-// use". Remove the XFAIL line when fixed.
+// A while-loop induction whose step is a constant defined inside the
+// `after` region is recomputed as init + k * step in the reverse of the
+// `before` region, with the constant cloned there (the `after` region's
+// reverse sits in a branch that does not dominate it).
+// RUN: moonc check %s --entry f --args '[1.5, 4]' | FileCheck %s --check-prefix=CHECKED
+// CHECKED: check: PASS
 
 // CHECK-LABEL: func.func private @f_vjp_ac_n(
 // CHECK: scf.for
