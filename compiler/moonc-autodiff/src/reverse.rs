@@ -544,7 +544,12 @@ impl ReverseState<'_> {
     /// computes views of its arguments (view operations and integer
     /// arithmetic): the same views of the arguments' shadows. `None` for
     /// any other callee.
-    fn returned_view_shadow(&mut self, at: Op, call: Op, value: Value) -> Result<Option<Value>, Error> {
+    fn returned_view_shadow(
+        &mut self,
+        at: Op,
+        call: Op,
+        value: Value,
+    ) -> Result<Option<Value>, Error> {
         let callee = match self.calls.get(&call) {
             Some(CallRule::Split(key, _)) => key.function.clone(),
             _ => return Ok(None),
@@ -562,7 +567,10 @@ impl ReverseState<'_> {
             VIEW_OPS.contains(&name.as_str())
                 || name == "func.return"
                 || name.starts_with("arith.")
-                    && op.results().iter().all(|r| r.ty().is_index() || r.ty().is_integer())
+                    && op
+                        .results()
+                        .iter()
+                        .all(|r| r.ty().is_index() || r.ty().is_integer())
         };
         if body.parent_op().regions()[0].blocks().len() != 1 || !ops.iter().all(viewing) {
             return Ok(None);
@@ -678,8 +686,14 @@ impl ReverseState<'_> {
             return Ok(());
         };
         let rule = expr::parse(text);
+        // The primal values the active operands' terms read (the terms of
+        // operands without adjoints are not built).
         let mut used = HashSet::new();
-        primal_uses(&rule, &mut used);
+        for (i, &operand) in op.operands().iter().enumerate() {
+            if self.has_adjoint(operand) {
+                primal_uses(&rule, i, &mut used);
+            }
+        }
         let mut operands = op.operands();
         for (i, v) in operands.iter_mut().enumerate() {
             if used.contains(&Some(i)) {
@@ -865,23 +879,48 @@ fn positions(block: Block) -> HashMap<Value, usize> {
     order
 }
 
-/// Which operands (`Some(i)`) and whether the result (`None`) an
-/// expression reads.
-fn primal_uses(e: &Expr, used: &mut HashSet<Option<usize>>) {
+/// Which operands (`Some(i)`) and whether the result (`None`) the
+/// expression `e` reads when only the tangent `dx{live}` is non-zero;
+/// returns whether `e` is then zero (and reads nothing).
+fn primal_uses(e: &Expr, live: usize, used: &mut HashSet<Option<usize>>) -> bool {
+    let mut side = |x: &Expr| {
+        let mut uses = HashSet::new();
+        let zero = primal_uses(x, live, &mut uses);
+        (zero, uses)
+    };
     match e {
         Expr::Operand(i) => {
             used.insert(Some(*i));
+            false
         }
         Expr::Result => {
             used.insert(None);
+            false
         }
-        Expr::Neg(x) => primal_uses(x, used),
-        Expr::Binary(_, l, r) => {
-            primal_uses(l, used);
-            primal_uses(r, used);
+        Expr::Tangent(j) => *j != live,
+        Expr::Number(_) => false,
+        Expr::Neg(x) => primal_uses(x, live, used),
+        Expr::Binary(op, l, r) => {
+            let ((zl, ul), (zr, ur)) = (side(l), side(r));
+            let zero = match op {
+                '*' => zl || zr,
+                '/' => zl,
+                _ => zl && zr,
+            };
+            if !zero {
+                used.extend(if zl { HashSet::new() } else { ul });
+                used.extend(if zr && *op != '/' { HashSet::new() } else { ur });
+            }
+            zero
         }
-        Expr::Call(_, args) => args.iter().for_each(|a| primal_uses(a, used)),
-        Expr::Number(_) | Expr::Tangent(_) => {}
+        Expr::Call(name, args) => {
+            let sides: Vec<_> = args.iter().map(&mut side).collect();
+            let zero = name == "select" && sides[1].0 && sides[2].0;
+            if !zero {
+                sides.into_iter().for_each(|(_, u)| used.extend(u));
+            }
+            zero
+        }
     }
 }
 
@@ -1121,7 +1160,8 @@ fn sequential_parallel_loops(ctx: Ctx, function: Op) {
             let bounds = [operands[d], operands[dims + d], operands[2 * dims + d]];
             b.create("scf.for", &bounds, &[], &[], &[region], &[]);
             region.destroy();
-            let yield_ = Builder::at_end(block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
+            let yield_ =
+                Builder::at_end(block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
             ivs.push(block.args()[0]);
             b = Builder::before(yield_);
         }
@@ -1439,7 +1479,8 @@ impl ReverseState<'_> {
                 continue;
             }
             if let Some(jvp) = self.diff.custom_rule(&callee) {
-                let scalar = |t: &Type| t.is_float() || !t.is_differentiable() && !t.is_float_memref();
+                let scalar =
+                    |t: &Type| t.is_float() || !t.is_differentiable() && !t.is_float_memref();
                 if !ty.0.iter().chain(&ty.1).all(scalar) {
                     return Err(error_at(
                         op,

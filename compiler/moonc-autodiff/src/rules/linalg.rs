@@ -465,7 +465,10 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .iter()
         .map(|m| m.to_string())
         .collect();
-    let iterators = op.attr("iterator_types").expect("iterator_types").elements();
+    let iterators = op
+        .attr("iterator_types")
+        .expect("iterator_types")
+        .elements();
     let rank = iterators.len();
     let all_parallel = iterators.iter().all(|k| k.to_string().contains("parallel"));
     let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
@@ -566,18 +569,17 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .collect::<Result<Vec<_>, _>>()?;
     let aliased = inputs.iter().any(|t| {
         t.primal.ty().is_memref()
-            && active_outs.iter().any(|&o| {
-                may_alias(s, t.primal, operands[ins + o]) && t.map == maps[ins + o]
-            })
+            && active_outs
+                .iter()
+                .any(|&o| may_alias(s, t.primal, operands[ins + o]) && t.map == maps[ins + o])
     });
     let mut seeds = d_outs.clone();
     if aliased {
         for seed in &mut seeds {
             let ty = seed.ty();
-            let plain = s
-                .b
-                .ctx
-                .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+            let plain =
+                s.b.ctx
+                    .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
             let copy = s.b.alloc_like("memref.alloc", *seed, plain);
             s.b.create("memref.copy", &[*seed, copy], &[], &[], &[], &[]);
             *seed = copy;
@@ -737,7 +739,8 @@ impl Generic<'_> {
             .collect();
         let target_arg = new_args[primal_inputs + self.seeds.len()];
         s.set_direct(block);
-        let adjoint = s.reverse_nested(block, Builder::before(yield_), &seeds, &[new_args[t.input]])?;
+        let adjoint =
+            s.reverse_nested(block, Builder::before(yield_), &seeds, &[new_args[t.input]])?;
         let mut b = Builder::before(yield_);
         let result = match (adjoint[0], t.accumulate) {
             (Some(a), true) => b.value("arith.addf", &[target_arg, a], a.ty(), &[]),

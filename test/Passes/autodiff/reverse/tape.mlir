@@ -236,3 +236,36 @@ func.func @caller(%a: memref<3x4xf64>, %da: memref<3x4xf64>, %x: f64) -> f64 {
   %r = moon.vjp @par(%a, %x, %da) : (memref<3x4xf64>, f64, memref<3x4xf64>) -> f64
   return %r : f64
 }
+
+// -----
+
+// acc * z with acc active and z inactive: the reverse sweep needs z (for
+// acc's adjoint) but not acc (z has no adjoint), so only z is taped: one
+// buffer, one store per iteration.
+// CHECK-LABEL: func.func private @scaled_vjp_ac_n(
+// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for
+// CHECK: %[[Z:.*]] = math.exp
+// CHECK: memref.store %[[Z]], %[[T]]
+// CHECK-NOT: memref.store
+// CHECK: scf.for
+func.func @scaled(%x: f64, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k = arith.constant 0.01 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
+    %ii = arith.index_cast %i : index to i64
+    %f = arith.sitofp %ii : i64 to f64
+    %g = arith.mulf %f, %k : f64
+    %z = math.exp %g : f64
+    %a = arith.mulf %acc, %z : f64
+    scf.yield %a : f64
+  }
+  return %r : f64
+}
+func.func @caller(%x: f64, %n: index) -> f64 {
+  %r = moon.grad @scaled(%x, %n) args [active, const] : (f64, index) -> f64
+  return %r : f64
+}
+
