@@ -98,15 +98,7 @@ fn call(s: &mut FunctionState, op: Op) -> Result<(), Error> {
             .iter()
             .map(|&i| s.tangent_type(results[i].ty())),
     );
-    let callee_attr = s.ctx().attr(&format!("@{name}"));
-    let new = b.create(
-        "func.call",
-        &new_operands,
-        &types,
-        &[("callee", callee_attr)],
-        &[],
-        &[],
-    );
+    let new = call_op(&mut b, &name, &new_operands, &types);
     s.replace_rebuilt(op, new, &tangent_results);
     Ok(())
 }
@@ -169,15 +161,7 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .map(|(v, _)| *v)
         .collect();
     types.extend(active.iter().map(|v| v.ty()));
-    let callee = s.ctx().attr(&format!("@{name}"));
-    let call = s.b.create(
-        "func.call",
-        &operands,
-        &types,
-        &[("callee", callee)],
-        &[],
-        &[],
-    );
+    let call = call_op(&mut s.b, &name, &operands, &types);
     for (i, &v) in active.iter().enumerate() {
         s.add_adjoint(v, call.result(kept + i));
     }
@@ -207,7 +191,6 @@ fn call_reverse_by_jvp(s: &mut ReverseState, op: Op, key: &Key, jvp: &str) -> Re
         .collect();
     let mut types: Vec<Type> = results.iter().map(|r| r.ty()).collect();
     types.extend(active_results.iter().map(|&k| results[k].ty()));
-    let callee = s.ctx().attr(&format!("@{jvp}"));
     for &i in &active_args {
         if !s.activity.is_active(args[i]) {
             continue;
@@ -217,14 +200,7 @@ fn call_reverse_by_jvp(s: &mut ReverseState, op: Op, key: &Key, jvp: &str) -> Re
             let unit = if i == j { 1.0 } else { 0.0 };
             operands.push(s.b.float(args[j].ty(), unit));
         }
-        let call = s.b.create(
-            "func.call",
-            &operands,
-            &types,
-            &[("callee", callee)],
-            &[],
-            &[],
-        );
+        let call = call_op(&mut s.b, jvp, &operands, &types);
         let mut sum: Option<Value> = None;
         for (n, &adjoint) in adjoints.iter().enumerate() {
             let column = call.result(results.len() + n);
@@ -240,6 +216,19 @@ fn call_reverse_by_jvp(s: &mut ReverseState, op: Op, key: &Key, jvp: &str) -> Re
         }
     }
     Ok(())
+}
+
+/// `func.call @callee(operands)` returning `types`, built with `b`.
+fn call_op(b: &mut Builder, callee: &str, operands: &[Value], types: &[Type]) -> Op {
+    let callee = b.ctx.attr(&format!("@{callee}"));
+    b.create(
+        "func.call",
+        operands,
+        types,
+        &[("callee", callee)],
+        &[],
+        &[],
+    )
 }
 
 /// A fresh buffer shaped like the memref `like`, freed at the end of the
