@@ -541,8 +541,8 @@ impl ReverseState<'_> {
     }
 
     /// The shadow of a memref that `call` returns when the callee only
-    /// computes views of its arguments (view operations and integer
-    /// arithmetic): the same views of the arguments' shadows. `None` for
+    /// computes views of its arguments (view operations, `memref.dim` and
+    /// integer arithmetic): the same views of the arguments' shadows. `None` for
     /// any other callee.
     fn returned_view_shadow(
         &mut self,
@@ -566,6 +566,7 @@ impl ReverseState<'_> {
             let name = op.name();
             VIEW_OPS.contains(&name.as_str())
                 || name == "func.return"
+                || name == "memref.dim"
                 || name.starts_with("arith.")
                     && op
                         .results()

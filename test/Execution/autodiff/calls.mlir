@@ -36,6 +36,8 @@
 // GLOBAL_TABLE: check: PASS
 // RUN: moonc check %s --entry memref_from_call | FileCheck %s --check-prefix=MEMREF_FROM_CALL
 // MEMREF_FROM_CALL: check: PASS
+// RUN: moonc check %s --entry tail_of_call --args '[[0.5, 1.5, 2.5], 0.7]' | FileCheck %s --check-prefix=TAIL_OF_CALL
+// TAIL_OF_CALL: check: PASS
 // RUN: moonc check %s --entry subview_to_call | FileCheck %s --check-prefix=SUBVIEW_TO_CALL
 // SUBVIEW_TO_CALL: check: PASS
 // RUN: moonc check %s --entry uses_custom | FileCheck %s --check-prefix=USES_CUSTOM
@@ -509,4 +511,24 @@ func.func @stored_then_read_by_call(%x: f64) -> f64 {
   memref.store %xx, %t[%c2] : memref<3xf64>
   %r = func.call @reader(%t, %k) : (memref<3xf64>, f64) -> f64
   return %r : f64
+}
+
+// A helper returns a dynamically sized view (memref.dim inside); the
+// caller reads and writes through it and returns a value.
+func.func private @tail(%m: memref<?xf64>) -> memref<?xf64, strided<[1], offset: 1>> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %m, %c0 : memref<?xf64>
+  %k = arith.subi %n, %c1 : index
+  %s = memref.subview %m[1] [%k] [1] : memref<?xf64> to memref<?xf64, strided<[1], offset: 1>>
+  return %s : memref<?xf64, strided<[1], offset: 1>>
+}
+func.func @tail_of_call(%m: memref<?xf64>, %x: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %t = func.call @tail(%m) : (memref<?xf64>) -> memref<?xf64, strided<[1], offset: 1>>
+  %v = memref.load %t[%c0] : memref<?xf64, strided<[1], offset: 1>>
+  %p = arith.mulf %v, %x : f64
+  %q = math.sin %p : f64
+  memref.store %q, %t[%c0] : memref<?xf64, strided<[1], offset: 1>>
+  return %p : f64
 }
