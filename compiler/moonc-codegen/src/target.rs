@@ -80,6 +80,7 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
     let (machine, features) = host_machine()?;
     ir.set_triple(&machine.get_triple());
     ir.set_data_layout(&machine.get_target_data().get_data_layout());
+    vector_math::use_intrinsics(&ir);
     vector_math::annotate(&llvm, &ir, &features);
     ir.verify().map_err(|e| Error::Llvm(e.to_string()))?;
 

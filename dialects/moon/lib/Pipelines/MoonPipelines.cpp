@@ -21,9 +21,10 @@ namespace mlir::moon {
 //   convert-math-to-llvm sees them: its expm1 (exp(x) - 1) and log1p
 //   lowerings lose all precision near 0, while libm's are exact, LLVM still
 //   turns floor/ceil/trunc/round calls into intrinsics, and moonc-codegen
-//   vectorizes the rest through libmvec. Integer powers become helper
-//   functions (convert-math-to-funcs) and the remaining ops (sqrt, fma,
-//   abs, ...) LLVM intrinsics;
+//   vectorizes the rest through libmvec (and makes `fma` calls the
+//   llvm.fma intrinsic). Integer powers become helper functions
+//   (convert-math-to-funcs) and the remaining ops (sqrt, abs, ...) LLVM
+//   intrinsics;
 // - func-to-llvm comes last among the conversions, so that the helper
 //   functions created above are lowered too.
 const char *const kCpuPipeline =
