@@ -804,6 +804,12 @@ impl ReverseState<'_> {
         self.split || self.written.contains(&r) || (is_arg && self.args_written)
     }
 
+    /// Whether the function writes memory that has a shadow (then the
+    /// order in which the reverse sweep updates shadows matters).
+    pub fn writes_memory(&self) -> bool {
+        self.split || self.args_written || self.written.iter().any(|&r| self.activity.is_active(r))
+    }
+
     /// Whether values of `block` are used directly by the reverse code.
     pub fn is_direct(&self, block: Block) -> bool {
         self.direct.contains(&block)
@@ -1264,7 +1270,17 @@ pub fn generate(
 
     let mut marker_builder = Builder::before(ret);
     let split_marker = marker_builder.index(0).defining_op().expect("a constant");
-    let slot_anchor = marker_builder.index(0).defining_op().expect("a constant");
+    // Adjoint slots sit at the start of a combined function, so that
+    // reverse code fused into a forward loop can add to them (a split
+    // pair's reverse function starts at the split marker).
+    let first = body.ops()[0];
+    let slot_anchor = if split {
+        marker_builder.index(0)
+    } else {
+        Builder::before(first).index(0)
+    }
+    .defining_op()
+    .expect("a constant");
     let mut state = ReverseState {
         diff,
         activity,

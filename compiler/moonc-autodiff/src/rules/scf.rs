@@ -282,6 +282,18 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .iter()
         .map(|&j| s.take_adjoint_or_zero(results[j]))
         .collect();
+    let pairs: Vec<(Value, Value)> = carried
+        .iter()
+        .zip(&seeds)
+        .map(|(&j, &seed)| (yielded[j], seed))
+        .collect();
+    let accumulators: Vec<Value> = carried.iter().map(|&j| args[1 + j]).collect();
+    if fused(s, op, body, &pairs, &accumulators)? {
+        for (c, &j) in carried.iter().enumerate() {
+            s.add_adjoint(op.operand(3 + j), seeds[c]);
+        }
+        return Ok(());
+    }
     let (lb, ub, step) = (
         s.get(op.operand(0))?,
         s.get(op.operand(1))?,
@@ -303,6 +315,45 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         s.add_adjoint(op.operand(3 + j), loop_.result(c));
     }
     Ok(())
+}
+
+/// Runs the reverse of each iteration of the top-level loop `op` at the
+/// end of the iteration itself (before the terminator of `body`, reading
+/// its values directly: no tape, no second pass), when that is the same:
+/// the function writes no memory (shadow updates then commute), the loop
+/// body is flat and calls nothing, every carried value with an adjoint
+/// only accumulates (`acc + f`, so its adjoint is the same on every
+/// iteration), and those adjoints, `seeds` (the yielded value and its
+/// adjoint), are known before the loop (function arguments). Returns
+/// whether it did; `accumulators` are the carried block arguments.
+fn fused(
+    s: &mut ReverseState,
+    op: Op,
+    body: Block,
+    seeds: &[(Value, Value)],
+    accumulators: &[Value],
+) -> Result<bool, Error> {
+    let top = s.body();
+    let flat = body
+        .ops()
+        .iter()
+        .all(|o| o.regions().is_empty() && o.name() != "func.call");
+    let accumulates = seeds.iter().zip(accumulators).all(|(&(next, _), &acc)| {
+        let users = acc.users();
+        matches!(users.as_slice(), [add] if add.name() == "arith.addf"
+            && add.result(0) == next
+            && next.users().len() == 1)
+    });
+    let known = seeds
+        .iter()
+        .all(|&(_, seed)| seed.block() == top && seed.defining_op().is_none());
+    if op.block() != top || s.writes_memory() || !flat || !accumulates || !known {
+        return Ok(false);
+    }
+    let terminator = body.terminator().expect("a loop body ends in a yield");
+    s.set_direct(body);
+    s.reverse_nested(body, Builder::before(terminator), seeds, accumulators)?;
+    Ok(true)
 }
 
 /// `scf.while`: the forward sweep counts the iterations; the reverse is a
@@ -451,9 +502,30 @@ fn while_reverse_simple(
             .collect()
     };
     let init = gather(&mut s.b, seeds);
+    let next = activity::yielded(after);
+    let forwarded = activity::yielded(before)[1..].to_vec();
+    let pairs: Vec<(Value, Value)> = arg_pos
+        .iter()
+        .zip(&init)
+        .map(|(&i, &seed)| (next[i], seed))
+        .collect();
+    let accumulators: Option<Vec<Value>> = arg_pos
+        .iter()
+        .map(|&i| {
+            let j = forwarded.iter().position(|&v| v == before_args[i])?;
+            Some(after.args()[j])
+        })
+        .collect();
+    if let Some(accumulators) = accumulators
+        && fused(s, op, after, &pairs, &accumulators)?
+    {
+        for (c, &i) in arg_pos.iter().enumerate() {
+            s.add_adjoint(op.operand(i), init[c]);
+        }
+        return Ok(());
+    }
     let (loop_, inner, yield_) = backward_loop(s, n, &init, op);
     let r = loop_.regions()[0].entry().expect("a body").args();
-    let next = activity::yielded(after);
     let after_seeds: Vec<(Value, Value)> = arg_pos
         .iter()
         .enumerate()

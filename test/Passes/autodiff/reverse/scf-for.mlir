@@ -11,21 +11,26 @@
 // ceildiv(max(ub - lb, 0), step), carrying the adjoint of the iteration
 // value (seeded with the result's cotangent); iteration r reverses
 // iteration k = n - 1 - r, whose induction variable lb + k * step is
-// recomputed. x, used inside the loop, accumulates its adjoint in a slot.
+// recomputed. x, used inside the loop, accumulates its adjoint in a slot
+// (made at the start of the function). The result is negated after the
+// loop, so the loop's seed is computed after it (see @fused for a seed
+// known before the loop).
 // CHECK-LABEL: func.func private @loop_vjp_acc_a(
 // CHECK-SAME: %[[X:[^:]*]]: f64, %[[LB:[^:]*]]: index, %[[UB:[^:]*]]: index, %[[S:[^:]*]]: f64) -> (f64, f64)
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<f64>
+// CHECK: memref.store %{{.*}}, %[[SLOT]][] : memref<f64>
 // CHECK: %[[STEP:.*]] = arith.constant 3 : index
 // CHECK: %[[R:.*]] = scf.for %{{.*}} = %[[LB]] to %[[UB]] step %[[STEP]] iter_args(%{{.*}} = %{{.*}}) -> (f64) {
 // CHECK: scf.yield
 // CHECK-NEXT: }
-// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<f64>
-// CHECK: memref.store %{{.*}}, %[[SLOT]][] : memref<f64>
+// CHECK: %[[Q:.*]] = arith.negf %[[R]] : f64
+// CHECK: %[[NS:.*]] = arith.negf %[[S]] : f64
 // CHECK: %[[SPAN:.*]] = arith.subi %[[UB]], %[[LB]] : index
 // CHECK: %[[POS:.*]] = arith.maxsi %[[SPAN]], %{{.*}} : index
 // CHECK: %[[N:.*]] = arith.ceildivsi %[[POS]], %[[STEP]] : index
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK: %[[ONE:.*]] = arith.constant 1 : index
-// CHECK: scf.for %[[RI:[^ ]*]] = %[[ZERO]] to %[[N]] step %[[ONE]] iter_args(%[[DACC:[^ ]*]] = %[[S]]) -> (f64) {
+// CHECK: scf.for %[[RI:[^ ]*]] = %[[ZERO]] to %[[N]] step %[[ONE]] iter_args(%[[DACC:[^ ]*]] = %[[NS]]) -> (f64) {
 // CHECK: %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : index
 // CHECK: %[[K:.*]] = arith.subi %[[LAST]], %[[RI]] : index
 // CHECK: %[[OFF:.*]] = arith.muli %[[K]], %[[STEP]] : index
@@ -38,7 +43,7 @@
 // CHECK: memref.store %[[NEW]], %[[SLOT]][] : memref<f64>
 // CHECK: scf.yield %[[DACC]] : f64
 // CHECK: %[[ADJ:.*]] = memref.load %[[SLOT]][] : memref<f64>
-// CHECK: return %[[R]], %[[ADJ]] : f64, f64
+// CHECK: return %[[Q]], %[[ADJ]] : f64, f64
 func.func @loop(%x: f64, %lb: index, %ub: index) -> f64 {
   %c3 = arith.constant 3 : index
   %z = arith.constant 0.0 : f64
@@ -49,7 +54,8 @@ func.func @loop(%x: f64, %lb: index, %ub: index) -> f64 {
     %a = arith.addf %acc, %m : f64
     scf.yield %a : f64
   }
-  return %r : f64
+  %q = arith.negf %r : f64
+  return %q : f64
 }
 func.func @caller(%x: f64, %lb: index, %ub: index, %s: f64) -> (f64, f64) {
   %r:2 = moon.vjp @loop(%x, %lb, %ub, %s) : (f64, index, index, f64) -> (f64, f64)
@@ -102,7 +108,7 @@ func.func @caller(%x: f64, %y: f64, %n: index) -> (f64, f64) {
 // CHECK: %[[SPAN:.*]] = arith.subi %[[UBI]], %[[LBI]] : index
 // CHECK: %[[POS:.*]] = arith.maxsi %[[SPAN]], %{{.*}} : index
 // CHECK: %[[TRIPS:.*]] = arith.ceildivsi %[[POS]], %[[STEPI]] : index
-// CHECK: scf.for %[[RI:[^ ]*]] = %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%{{.*}} = %[[S]]) -> (f64) {
+// CHECK: scf.for %[[RI:[^ ]*]] = %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f64) {
 // CHECK: %[[K:.*]] = arith.subi %{{.*}}, %[[RI]] : index
 // CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : index to i32
 // CHECK: %[[OFF:.*]] = arith.muli %[[KI]], %[[STEP]] : i32
@@ -118,7 +124,8 @@ func.func @iloop(%x: f64, %n: i32) -> f64 {
     %a = arith.addf %acc, %m : f64
     scf.yield %a : f64
   }
-  return %r : f64
+  %q = arith.negf %r : f64
+  return %q : f64
 }
 func.func @caller(%x: f64, %n: i32, %s: f64) -> (f64, f64) {
   %r:2 = moon.vjp @iloop(%x, %n, %s) : (f64, i32, f64) -> (f64, f64)
@@ -132,8 +139,8 @@ func.func @caller(%x: f64, %n: i32, %s: f64) -> (f64, f64) {
 // added when x's adjoint is taken.
 // CHECK-LABEL: func.func private @twice_vjp_ac_n(
 // CHECK-SAME: %[[X:[^:]*]]: f64, %[[N:[^:]*]]: index, %[[S:[^:]*]]: f64) -> f64
-// CHECK: %[[R:.*]] = scf.for
 // CHECK: %[[SLOT:.*]] = memref.alloca() : memref<f64>
+// CHECK: %[[R:.*]] = scf.for
 // CHECK: %[[DR:.*]] = arith.mulf %[[S]], %[[X]] : f64
 // CHECK: %[[DX1:.*]] = arith.mulf %[[R]], %[[S]] : f64
 // CHECK: scf.for %{{.*}} iter_args(%[[D:[^ ]*]] = %[[DR]]) -> (f64) {
@@ -159,3 +166,41 @@ func.func @caller(%x: f64, %n: index) -> f64 {
   %r = moon.grad @twice(%x, %n) args [active, const] : (f64, index) -> f64
   return %r : f64
 }
+
+// -----
+
+// A top-level loop that only accumulates (its adjoint is the same on every
+// iteration), whose seed is known before it (the cotangent argument), in a
+// function that writes no memory: the reverse of each iteration runs at
+// the end of the iteration itself, on its values (no tape, no second
+// loop). x's adjoint accumulates in a slot made at the start.
+// CHECK-LABEL: func.func private @fused_vjp_ac_a(
+// CHECK-SAME: %[[X:[^:]*]]: f64, %[[N:[^:]*]]: index, %[[S:[^:]*]]: f64) -> (f64, f64)
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<f64>
+// CHECK: %[[R:.*]] = scf.for %[[I:[^ ]*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f64) {
+// CHECK: %[[E:.*]] = math.exp %[[X]] : f64
+// CHECK: %[[A:.*]] = arith.addf %[[ACC]], %[[E]] : f64
+// CHECK: %[[D:.*]] = arith.mulf %[[S]], %[[E]] : f64
+// CHECK: memref.load %[[SLOT]][]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[SLOT]][]
+// CHECK-NEXT: scf.yield %[[A]] : f64
+// CHECK-NOT: scf.for
+// CHECK: %[[DX:.*]] = memref.load %[[SLOT]][]
+// CHECK: return %[[R]], %[[DX]] : f64, f64
+func.func @fused(%x: f64, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %e = math.exp %x : f64
+    %a = arith.addf %acc, %e : f64
+    scf.yield %a : f64
+  }
+  return %r : f64
+}
+func.func @caller(%x: f64, %n: index, %s: f64) -> (f64, f64) {
+  %r:2 = moon.vjp @fused(%x, %n, %s) args [active, const] : (f64, index, f64) -> (f64, f64)
+  return %r#0, %r#1 : f64, f64
+}
+

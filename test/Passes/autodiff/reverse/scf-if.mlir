@@ -7,10 +7,10 @@
 // branches accumulate in slots.
 // CHECK-LABEL: func.func private @branch_vjp_aa_n(
 // CHECK-SAME: %[[X:[^:]*]]: f64, %[[Y:[^:]*]]: f64, %[[S:[^:]*]]: f64) -> (f64, f64)
-// CHECK: %[[C:.*]] = arith.cmpf ogt, %[[X]], %[[Y]] : f64
-// CHECK: %{{.*}} = scf.if %[[C]] -> (f64) {
 // CHECK: %[[DXS:.*]] = memref.alloca() : memref<f64>
 // CHECK: %[[DYS:.*]] = memref.alloca() : memref<f64>
+// CHECK: %[[C:.*]] = arith.cmpf ogt, %[[X]], %[[Y]] : f64
+// CHECK: %{{.*}} = scf.if %[[C]] -> (f64) {
 // CHECK: scf.if %[[C]] {
 // CHECK-NEXT: %[[A:.*]] = arith.mulf %[[S]], %[[Y]] : f64
 // CHECK-NEXT: %[[OA:.*]] = memref.load %[[DXS]][] : memref<f64>

@@ -6,7 +6,9 @@
 // loop, incremented at the top of `after`, read after the loop). The
 // `before` region only tests and passes its arguments on, so the reverse
 // is a scf.for over the count turns of `after` alone, reversing turn
-// k = count - 1 - r, seeded with the result's cotangent. The index %i
+// k = count - 1 - r, seeded with the result's adjoint (negated after the
+// loop, so only known after it: the reverse cannot run inside the
+// loop). The index %i
 // grows by a constant defined outside the loop, so it is recomputed as
 // init + k * step, never taped.
 // CHECK-LABEL: func.func private @counted_vjp_ac_n(
@@ -27,7 +29,8 @@
 // CHECK-NOT: moonrt_tape
 // CHECK: %[[COUNT:.*]] = memref.load %[[CNT]][] : memref<index>
 // CHECK-NOT: scf.if
-// CHECK: %[[L:.*]] = scf.for %[[R:[^ ]*]] = %{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[DACC:[^ ]*]] = %[[S]]) -> (f64) {
+// CHECK: %[[NS:.*]] = arith.negf %[[S]] : f64
+// CHECK: %[[L:.*]] = scf.for %[[R:[^ ]*]] = %{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[DACC:[^ ]*]] = %[[NS]]) -> (f64) {
 // CHECK: %[[LAST:.*]] = arith.subi %[[COUNT]], %{{.*}} : index
 // CHECK-NEXT: %[[K:.*]] = arith.subi %[[LAST]], %[[R]] : index
 // CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[K]], %[[C1]] : index
@@ -55,7 +58,8 @@ func.func @counted(%x: f64, %n: index) -> f64 {
     %i2 = arith.addi %i, %c1 : index
     scf.yield %i2, %a : index, f64
   }
-  return %r#1 : f64
+  %q = arith.negf %r#1 : f64
+  return %q : f64
 }
 func.func @caller(%x: f64, %n: index) -> f64 {
   %r = moon.grad @counted(%x, %n) args [active, const] : (f64, index) -> f64
@@ -164,3 +168,45 @@ func.func @caller(%x: f64) -> f64 {
   %r = moon.grad @grow(%x) : (f64) -> f64
   return %r : f64
 }
+
+// -----
+
+// A while-loop sum of a dup argument whose seed is the cotangent argument,
+// in a function that writes no memory: the reverse of each turn of
+// `after` (dx[j] += s) runs at the end of the turn itself; there is no
+// reverse loop.
+// CHECK-LABEL: func.func private @while_sum_vjp_d_a(
+// CHECK-SAME: %[[X:[^:]*]]: memref<?xf64>, %[[DX:[^:]*]]: memref<?xf64>, %[[S:[^:]*]]: f64) -> f64
+// CHECK: scf.while
+// CHECK: } do {
+// CHECK-NEXT: ^bb0(%[[J:[^:]*]]: index, %[[A:[^:]*]]: f64):
+// CHECK: %[[V:.*]] = memref.load %[[X]][%[[J]]] : memref<?xf64>
+// CHECK-NEXT: %[[A2:.*]] = arith.addf %[[A]], %[[V]] : f64
+// CHECK: %[[OLD:.*]] = memref.load %[[DX]][%[[J]]] : memref<?xf64>
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[S]] : f64
+// CHECK-NEXT: memref.store %[[NEW]], %[[DX]][%[[J]]] : memref<?xf64>
+// CHECK-NEXT: scf.yield %{{.*}}, %[[A2]] : index, f64
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @while_sum(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %z = arith.constant 0.0 : f64
+  %r:2 = scf.while (%i = %c0, %acc = %z) : (index, f64) -> (index, f64) {
+    %c = arith.cmpi slt, %i, %n : index
+    scf.condition(%c) %i, %acc : index, f64
+  } do {
+  ^bb0(%j: index, %a: f64):
+    %v = memref.load %x[%j] : memref<?xf64>
+    %a2 = arith.addf %a, %v : f64
+    %j2 = arith.addi %j, %c1 : index
+    scf.yield %j2, %a2 : index, f64
+  }
+  return %r#1 : f64
+}
+func.func @caller(%x: memref<?xf64>, %dx: memref<?xf64>, %s: f64) -> f64 {
+  %r = moon.vjp @while_sum(%x, %dx, %s) : (memref<?xf64>, memref<?xf64>, f64) -> f64
+  return %r : f64
+}
+
