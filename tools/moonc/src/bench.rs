@@ -1,8 +1,10 @@
 //! `moonc bench`: times a compiled function in-process, and its value and
 //! gradient through the VJP wrapper. After a warm-up, calls are timed in
 //! samples of several calls each (so that one sample lasts about a
-//! millisecond and the clock's cost vanishes), for a given time; the
-//! median and the minimum time per call are reported.
+//! millisecond and the clock's cost vanishes), for a given time, primal
+//! and gradient samples taken in turn (so that a change in the machine's
+//! speed affects both alike); the median and the minimum time per call
+//! are reported.
 //!
 //! The arguments are not restored between calls: a function that mutates
 //! its memref arguments is timed on whatever they hold by then. Memref
@@ -37,11 +39,21 @@ pub fn bench(call: &CallOptions, time_ms: u64, primal_only: bool) -> Outcome<Jso
     let mut results = Results::new(&signature);
     let (entry, mut slots) = prepared.frame(&mut results)?;
     let arguments = &prepared.arguments;
-    let primal = time(time_ms, false, |_| {
+    let mut call_primal = |_: bool| {
         // SAFETY: the slots were laid out for this entry point's signature.
         unsafe { entry(slots.as_mut_ptr()) };
         results.release_fresh(arguments);
-    });
+    };
+    let (primal, grad) = match &mut gradient {
+        Some(gradient) => {
+            let (primal, grad_ns, tape) = gradient.time(time_ms, &mut call_primal)?;
+            (primal, Some((grad_ns, tape)))
+        }
+        None => (
+            time(time_ms, &mut [(&mut call_primal, false)]).remove(0),
+            None,
+        ),
+    };
     let mut report = vec![
         ("entry", Json::Str(signature.name.clone())),
         ("primal_ns", Json::f64(round(primal.median))),
@@ -53,8 +65,7 @@ pub fn bench(call: &CallOptions, time_ms: u64, primal_only: bool) -> Outcome<Jso
             Json::int(primal.calls_per_sample as i64),
         ),
     ];
-    if let Some(gradient) = &mut gradient {
-        let (grad_ns, tape_peak_bytes) = gradient.time(time_ms)?;
+    if let Some((grad_ns, tape_peak_bytes)) = grad {
         report.extend([
             ("grad_ns", Json::f64(round(grad_ns))),
             ("ratio", Json::f64(round(grad_ns / primal.median))),
@@ -107,9 +118,11 @@ impl Gradient {
         })
     }
 
-    /// The median time of a value-and-gradient call, without the zeroing
-    /// of the shadows, and the tape's peak bytes in one call.
-    fn time(&mut self, time_ms: u64) -> Outcome<(f64, i64)> {
+    /// Times `primal` and a value-and-gradient call (without the zeroing
+    /// of the shadows) with interleaved samples; returns the primal's
+    /// timing, the gradient's median and the tape's peak bytes in one
+    /// call.
+    fn time(&mut self, time_ms: u64, primal: &mut dyn FnMut(bool)) -> Outcome<(Timing, f64, i64)> {
         let compiled = &self.compiled;
         let signature = compiled.wrapper(&compiled.vjp, "VJP")?;
         let mut results = Results::new(signature);
@@ -127,8 +140,10 @@ impl Gradient {
         };
         let ((), tape) = TapeUse::around(|| call(true));
         tape.require_clean(&compiled.primal.name)?;
-        let timed = time(time_ms, true, call);
-        Ok((timed.median, tape.peak))
+        let mut timed = time(time_ms, &mut [(primal, false), (&mut call, true)]);
+        let grad = timed.pop().expect("two timings");
+        let primal = timed.pop().expect("two timings");
+        Ok((primal, grad.median, tape.peak))
     }
 }
 
@@ -142,45 +157,62 @@ struct Timing {
     calls_per_sample: u64,
 }
 
-/// Times `call(true)` for about `time_ms` (at least 11 samples, after a
-/// warm-up of at least 50 ms). With `subtract`, `call(false)` does the
-/// part of `call(true)`'s work that is not to be timed: each sample is
-/// followed by one of `call(false)` with as many calls, and the times are
-/// the differences.
-fn time(time_ms: u64, subtract: bool, mut call: impl FnMut(bool)) -> Timing {
+/// Times each of `calls` for about `time_ms` (at least 11 samples each,
+/// after a warm-up of at least 50 ms each), their samples interleaved (one
+/// of each in turn) so that a change in the machine's speed affects them
+/// alike. A call marked `true` subtracts the part of `call(true)`'s work
+/// that is not to be timed, `call(false)`: each of its samples is followed
+/// by one of `call(false)` with as many calls, and its times are the
+/// differences.
+fn time(time_ms: u64, calls: &mut [(&mut dyn FnMut(bool), bool)]) -> Vec<Timing> {
     // Warm-up: caches, branch predictors, page faults.
-    let warm_up = Instant::now();
-    let mut warm_calls = 0u64;
-    while warm_calls < 10 || warm_up.elapsed() < Duration::from_millis(50) {
-        call(true);
-        warm_calls += 1;
+    let mut per_sample = vec![];
+    for (call, _) in calls.iter_mut() {
+        let warm_up = Instant::now();
+        let mut warm_calls = 0u64;
+        while warm_calls < 10 || warm_up.elapsed() < Duration::from_millis(50) {
+            call(true);
+            warm_calls += 1;
+        }
+        let per_call = warm_up.elapsed().as_secs_f64() / warm_calls as f64;
+        per_sample.push(((1e-3 / per_call).ceil() as u64).max(1));
     }
-    let per_call = warm_up.elapsed().as_secs_f64() / warm_calls as f64;
-    let calls_per_sample = ((1e-3 / per_call).ceil() as u64).max(1);
-
-    let mut sample = |differentiate: bool| {
+    let sample = |call: &mut dyn FnMut(bool), calls: u64, differentiate: bool| {
         let start = Instant::now();
-        for _ in 0..calls_per_sample {
+        for _ in 0..calls {
             call(differentiate);
         }
-        start.elapsed().as_secs_f64() * 1e9 / calls_per_sample as f64
+        start.elapsed().as_secs_f64() * 1e9 / calls as f64
     };
-    let mut samples = vec![];
+    let mut samples = vec![vec![]; calls.len()];
+    let budget = Duration::from_millis(time_ms * calls.len() as u64);
     let start = Instant::now();
-    while samples.len() < 11
-        || (start.elapsed() < Duration::from_millis(time_ms) && samples.len() < 100_000)
-    {
-        let full = sample(true);
-        let part = if subtract { sample(false) } else { 0.0 };
-        samples.push(full - part);
+    while samples[0].len() < 11 || (start.elapsed() < budget && samples[0].len() < 100_000) {
+        for ((call, subtract), (times, &n)) in
+            calls.iter_mut().zip(samples.iter_mut().zip(&per_sample))
+        {
+            let full = sample(*call, n, true);
+            let part = if *subtract {
+                sample(*call, n, false)
+            } else {
+                0.0
+            };
+            times.push(full - part);
+        }
     }
-    samples.sort_by(f64::total_cmp);
-    Timing {
-        median: samples[samples.len() / 2],
-        min: samples[0],
-        samples: samples.len(),
-        calls_per_sample,
-    }
+    samples
+        .into_iter()
+        .zip(per_sample)
+        .map(|(mut times, calls_per_sample)| {
+            times.sort_by(f64::total_cmp);
+            Timing {
+                median: times[times.len() / 2],
+                min: times[0],
+                samples: times.len(),
+                calls_per_sample,
+            }
+        })
+        .collect()
 }
 
 /// Keeps three decimals: timings are not more precise than that.
