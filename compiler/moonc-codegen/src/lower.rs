@@ -33,6 +33,8 @@ pub fn mark_c_interface(context: &Context, module: &mut Module) {
 /// located diagnostics to `context`.
 pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<()> {
     register_all_llvm_translations(context);
+    // The pipeline names moonc's own passes (moon-share-sincos).
+    moonc_passes::register_passes();
     let pm = PassManager::new(context);
     moonc_ir::pipeline::add_cpu_pipeline(pm.as_operation_pass_manager())
         .map_err(|_| Error::Llvm("moon-cpu-pipeline could not be built".into()))?;

@@ -4,7 +4,9 @@
 use crate::{Error, Result, Signature, interface, translate, vector_math};
 use inkwell::{
     OptimizationLevel,
+    attributes::AttributeLoc,
     context::Context as LlvmContext,
+    module::Module as LlvmModule,
     passes::PassBuilderOptions,
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine},
 };
@@ -82,6 +84,7 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
     ir.set_data_layout(&machine.get_target_data().get_data_layout());
     vector_math::use_intrinsics(&ir);
     vector_math::annotate(&llvm, &ir, &features);
+    realign_stacks(&llvm, &ir);
     ir.verify().map_err(|e| Error::Llvm(e.to_string()))?;
 
     let options = PassBuilderOptions::create();
@@ -102,4 +105,18 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
         .write_to_memory_buffer(&ir, file_type)
         .map_err(|e| Error::Llvm(e.to_string()))?;
     Ok(buffer.as_slice().to_vec())
+}
+
+/// Makes every function defined in `module` align its stack frame to what
+/// its spill slots need (64 bytes for AVX-512 registers). Without this,
+/// vectors spilled around libmvec calls in a vectorized loop straddle cache
+/// lines whenever the caller's stack is not 64-byte aligned, which made
+/// such loops up to 40% slower, depending on the process.
+fn realign_stacks(llvm: &LlvmContext, module: &LlvmModule) {
+    let realign = llvm.create_string_attribute("stackrealign", "");
+    for function in module.get_functions() {
+        if function.count_basic_blocks() > 0 {
+            function.add_attribute(AttributeLoc::Function, realign);
+        }
+    }
 }

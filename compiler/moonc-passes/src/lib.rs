@@ -6,15 +6,25 @@ use moonc_ir::pass::PassInfo;
 
 pub mod autodiff;
 pub mod grad_to_vjp;
+pub mod share_sincos;
 
 /// Every moonc pass, in the order `docs/passes.md` lists them.
-pub static PASSES: &[&PassInfo] = &[&grad_to_vjp::GRAD_TO_VJP, &autodiff::AUTODIFF];
+pub static PASSES: &[&PassInfo] = &[
+    &grad_to_vjp::GRAD_TO_VJP,
+    &autodiff::AUTODIFF,
+    &share_sincos::SHARE_SINCOS,
+];
 
-/// Registers every moonc pass in MLIR's global pass registry.
+/// Registers every moonc pass in MLIR's global pass registry (once per
+/// process, however often it is called), so that `moonc-opt` and textual
+/// pipelines such as `moon-cpu-pipeline` can name them.
 pub fn register_passes() {
-    for pass in PASSES {
-        pass.register();
-    }
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for pass in PASSES {
+            pass.register();
+        }
+    });
 }
 
 /// The reference page of the passes, `docs/passes.md`, rendered from

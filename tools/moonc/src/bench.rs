@@ -3,8 +3,10 @@
 //! samples of several calls each (so that one sample lasts about a
 //! millisecond and the clock's cost vanishes), for a given time, primal
 //! and gradient samples taken in turn (so that a change in the machine's
-//! speed affects both alike); the median and the minimum time per call
-//! are reported.
+//! speed affects both alike), at 16 positions of the stack in turn (the
+//! speed of code that spills vectors depends on where its stack lies
+//! relative to the data); the median time per call at each position,
+//! averaged over the positions, and the minimum are reported.
 //!
 //! The arguments are not restored between calls: a function that mutates
 //! its memref arguments is timed on whatever they hold by then. Memref
@@ -13,7 +15,7 @@
 //! The gradient's shadows must be zero before each call (the VJP adds to
 //! them). They are zeroed in place before every call, and that cost is
 //! taken out: each gradient sample is followed by a sample of the zeroing
-//! alone, with as many calls, and `grad_ns` is the median of the
+//! alone, with as many calls, and `grad_ns` is taken over the
 //! differences.
 
 use crate::{
@@ -149,7 +151,8 @@ impl Gradient {
 
 /// What [`time`] measured.
 struct Timing {
-    /// The median time per call, in nanoseconds.
+    /// The median time per call at each stack position, averaged over the
+    /// positions, in nanoseconds.
     median: f64,
     /// The fastest sample's time per call.
     min: f64,
@@ -160,7 +163,11 @@ struct Timing {
 /// Times each of `calls` for about `time_ms` (at least 11 samples each,
 /// after a warm-up of at least 50 ms each), their samples interleaved (one
 /// of each in turn) so that a change in the machine's speed affects them
-/// alike. A call marked `true` subtracts the part of `call(true)`'s work
+/// alike. Each turn runs at the next of [`STACK_OFFSETS`] stack positions:
+/// where the stack lies relative to the data (modulo 4 KiB) can change the
+/// speed of code that spills vectors by half, so a timing is the mean over
+/// the positions of the median at each, which does not depend on where
+/// this process's stack happens to start. A call marked `true` subtracts the part of `call(true)`'s work
 /// that is not to be timed, `call(false)`: each of its samples is followed
 /// by one of `call(false)` with as many calls, and its times are the
 /// differences.
@@ -184,35 +191,81 @@ fn time(time_ms: u64, calls: &mut [(&mut dyn FnMut(bool), bool)]) -> Vec<Timing>
         }
         start.elapsed().as_secs_f64() * 1e9 / calls as f64
     };
-    let mut samples = vec![vec![]; calls.len()];
+    // samples[call][offset]: times per call.
+    let mut samples = vec![vec![vec![]; STACK_OFFSETS]; calls.len()];
     let budget = Duration::from_millis(time_ms * calls.len() as u64);
     let start = Instant::now();
-    while samples[0].len() < 11 || (start.elapsed() < budget && samples[0].len() < 100_000) {
-        for ((call, subtract), (times, &n)) in
-            calls.iter_mut().zip(samples.iter_mut().zip(&per_sample))
-        {
-            let full = sample(*call, n, true);
-            let part = if *subtract {
-                sample(*call, n, false)
-            } else {
-                0.0
-            };
-            times.push(full - part);
-        }
+    let mut turn = 0;
+    while turn < 11 * STACK_OFFSETS || (start.elapsed() < budget && turn < 100_000) {
+        let offset = turn % STACK_OFFSETS;
+        on_shifted_stack(offset, &mut || {
+            for ((call, subtract), (times, &n)) in
+                calls.iter_mut().zip(samples.iter_mut().zip(&per_sample))
+            {
+                let full = sample(*call, n, true);
+                let part = if *subtract {
+                    sample(*call, n, false)
+                } else {
+                    0.0
+                };
+                times[offset].push(full - part);
+            }
+        });
+        turn += 1;
     }
     samples
         .into_iter()
         .zip(per_sample)
-        .map(|(mut times, calls_per_sample)| {
-            times.sort_by(f64::total_cmp);
+        .map(|(mut by_offset, calls_per_sample)| {
+            let medians: Vec<f64> = by_offset
+                .iter_mut()
+                .map(|times| {
+                    times.sort_by(f64::total_cmp);
+                    times[times.len() / 2]
+                })
+                .collect();
             Timing {
-                median: times[times.len() / 2],
-                min: times[0],
-                samples: times.len(),
+                median: medians.iter().sum::<f64>() / medians.len() as f64,
+                min: by_offset.iter().map(|t| t[0]).fold(f64::INFINITY, f64::min),
+                samples: by_offset.iter().map(Vec::len).sum(),
                 calls_per_sample,
             }
         })
         .collect()
+}
+
+/// How many stack positions [`time`] rotates through.
+const STACK_OFFSETS: usize = 16;
+
+/// Runs `f` with the stack lowered by `k` * 272 bytes (`k` <
+/// [`STACK_OFFSETS`]): 16 offsets spread over a 4 KiB page, each 16 bytes
+/// further from a cache line boundary than the one before.
+fn on_shifted_stack(k: usize, f: &mut dyn FnMut()) {
+    #[inline(never)]
+    fn lowered<const BYTES: usize>(f: &mut dyn FnMut()) {
+        let pad = [0u8; BYTES];
+        std::hint::black_box(&pad);
+        f();
+        std::hint::black_box(&pad);
+    }
+    match k {
+        0 => lowered::<0>(f),
+        1 => lowered::<272>(f),
+        2 => lowered::<544>(f),
+        3 => lowered::<816>(f),
+        4 => lowered::<1088>(f),
+        5 => lowered::<1360>(f),
+        6 => lowered::<1632>(f),
+        7 => lowered::<1904>(f),
+        8 => lowered::<2176>(f),
+        9 => lowered::<2448>(f),
+        10 => lowered::<2720>(f),
+        11 => lowered::<2992>(f),
+        12 => lowered::<3264>(f),
+        13 => lowered::<3536>(f),
+        14 => lowered::<3808>(f),
+        _ => lowered::<4080>(f),
+    }
 }
 
 /// Keeps three decimals: timings are not more precise than that.

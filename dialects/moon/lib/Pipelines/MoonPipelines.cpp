@@ -15,6 +15,9 @@ namespace mlir::moon {
 
 // Order matters:
 // - linalg (on memrefs) and vector transfers become scf loops first;
+// - loops taking the sine and the cosine of one value are versioned to
+//   compute both with one inline kernel (moon-share-sincos, a Rust pass:
+//   the pipeline is built only where moonc's passes are registered);
 // - subviews, reshapes and casts are expanded into offset/size/stride
 //   arithmetic before memref reaches LLVM;
 // - math ops that libm implements become libm calls before
@@ -29,7 +32,8 @@ namespace mlir::moon {
 //   functions created above are lowered too.
 const char *const kCpuPipeline =
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
-    "scf-forall-to-for,expand-strided-metadata,lower-affine,arith-expand,"
+    "moon-share-sincos,scf-forall-to-for,expand-strided-metadata,lower-affine,"
+    "arith-expand,"
     "convert-scf-to-cf,convert-math-to-funcs,convert-math-to-libm,"
     "convert-vector-to-llvm,convert-math-to-llvm,finalize-memref-to-llvm,"
     "convert-index-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,"
