@@ -23,8 +23,8 @@ PY
 jax_specs=()
 for spec in sum_cos_exp:x1024 sum_5x:x1024 while_sum:x1000 while_sum_sin:x1000 sin_loop:scalar; do
   entry=${spec%%:*} args=$work/${spec##*:}.json
-  # Three processes: libmvec's speed varies between processes here.
-  for _ in 1 2 3; do
+  # Five processes: the speed of libmvec loops varies between processes.
+  for _ in 1 2 3 4 5; do
     "$moonc" bench reverse.mlir --entry "$entry" --args "@$args" >>"$work/results.jsonl"
   done
   "$moonc" grad reverse.mlir --entry "$entry" --args "@$args" >"$work/$entry.grad.json"
