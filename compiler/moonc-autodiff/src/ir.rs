@@ -833,6 +833,24 @@ impl Builder {
         cell
     }
 
+    /// `scf.if %condition -> (types)` with an empty `then` and `else`
+    /// block (each needs its `scf.yield`).
+    pub fn if_else(&mut self, condition: Value, types: &[Type]) -> (Op, Block, Block) {
+        let (then_region, then_block) = Region::with_block(&[], self.loc);
+        let (else_region, else_block) = Region::with_block(&[], self.loc);
+        let op = self.create(
+            "scf.if",
+            &[condition],
+            types,
+            &[],
+            &[then_region, else_region],
+            &[],
+        );
+        then_region.destroy();
+        else_region.destroy();
+        (op, then_block, else_block)
+    }
+
     /// `arith.constant` of an index.
     pub fn index(&mut self, value: i64) -> Value {
         let attr = self.ctx.attr(&format!("{value} : index"));

@@ -400,18 +400,7 @@ fn version(found: Op, pairs: &[Pair], kernel: &Kernel) {
 
     // scf.if %ok { fast copy } else { the original }
     let types: Vec<Type> = found.results().iter().map(|v| v.ty()).collect();
-    let (then_region, then_block) = Region::with_block(&[], found.loc());
-    let (else_region, else_block) = Region::with_block(&[], found.loc());
-    let branch = b.create(
-        "scf.if",
-        &[ok],
-        &types,
-        &[],
-        &[then_region, else_region],
-        &[],
-    );
-    then_region.destroy();
-    else_region.destroy();
+    let (branch, then_block, else_block) = b.if_else(ok, &types);
     for (old, new) in found.results().iter().zip(branch.results()) {
         old.replace_uses(new);
     }

@@ -405,19 +405,8 @@ fn while_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     );
     // The adjoints of the values the test passes on: the seeds on the first
     // turn, else what the reverse of the `after` region gives.
-    let (then_region, then_block) = Region::with_block(&[], op.loc());
-    let (else_region, else_block) = Region::with_block(&[], op.loc());
     let types: Vec<Type> = seeds.iter().map(|v| v.ty()).collect();
-    let select = inner.create(
-        "scf.if",
-        &[first],
-        &types,
-        &[],
-        &[then_region, else_region],
-        &[],
-    );
-    then_region.destroy();
-    else_region.destroy();
+    let (select, then_block, else_block) = inner.if_else(first, &types);
     Builder::at_end(then_block, op.loc()).create("scf.yield", &seeds, &[], &[], &[], &[]);
     let else_yield =
         Builder::at_end(else_block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
