@@ -10,8 +10,9 @@ pub static AUTODIFF: PassInfo = PassInfo {
     argument: "moon-autodiff",
     summary: "Differentiate: replace moon.jvp/vjp/grad/value_and_grad with calls to generated functions",
     description: r#"
-`moon.grad` and `moon.value_and_grad` are first rewritten as `moon.vjp`
-(see `--moon-grad-to-vjp`).
+`moon.hvp` is first rewritten as `moon.jvp` of a function that computes
+the gradient with `moon.vjp` (see `--moon-hvp-to-jvp`), and `moon.grad`
+and `moon.value_and_grad` as `moon.vjp` (see `--moon-grad-to-vjp`).
 
 **Forward mode.** Every `moon.jvp @f(...)` becomes a call to a generated
 private tangent function, one per (function, activities, width), named
@@ -87,6 +88,7 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
 };
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+    crate::hvp_to_jvp::run(module)?;
     crate::grad_to_vjp::run(context, module)?;
     moonc_autodiff::differentiate_module(module)
 }

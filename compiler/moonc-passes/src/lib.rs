@@ -6,11 +6,13 @@ use moonc_ir::pass::PassInfo;
 
 pub mod autodiff;
 pub mod grad_to_vjp;
+pub mod hvp_to_jvp;
 pub mod share_sincos;
 
 /// Every moonc pass, in the order `docs/passes.md` lists them.
 pub static PASSES: &[&PassInfo] = &[
     &grad_to_vjp::GRAD_TO_VJP,
+    &hvp_to_jvp::HVP_TO_JVP,
     &autodiff::AUTODIFF,
     &share_sincos::SHARE_SINCOS,
 ];

@@ -94,8 +94,8 @@ impl Gradient {
     fn compile(call: &CallOptions) -> Outcome<Gradient> {
         let values = values::parse_args(call.args())?;
         let wrappers = |_: &_, _: &_| Wrappers {
-            jvp: false,
             vjp: true,
+            ..Wrappers::default()
         };
         let (compiled, inputs) =
             Compiled::compile(call, wrappers, |s| Inputs::from_args(s, &values)).map_err(

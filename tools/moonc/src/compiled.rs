@@ -23,6 +23,8 @@ pub struct Wrappers {
     pub jvp: bool,
     /// `@__moonc_vjp_<entry>` (reverse mode).
     pub vjp: bool,
+    /// `@__moonc_hvp_<entry>` (Hessian-vector products).
+    pub hvp: bool,
 }
 
 /// The compiled entry and the wrappers asked for.
@@ -34,6 +36,8 @@ pub struct Compiled {
     pub(crate) jvp: Option<Signature>,
     /// The VJP wrapper's signature, if it was compiled.
     pub(crate) vjp: Option<Signature>,
+    /// The HVP wrapper's signature, if it was compiled.
+    pub(crate) hvp: Option<Signature>,
 }
 
 /// What one call leaves behind.
@@ -90,12 +94,17 @@ impl Compiled {
             .vjp
             .then(|| add(wrapper::vjp_wrapper(&primal, &location)))
             .transpose()?;
+        let hvp = wanted
+            .hvp
+            .then(|| add(wrapper::hvp_wrapper(&primal, &location)))
+            .transpose()?;
         let jit = session.jit(&mut module, &packed)?;
         let compiled = Compiled {
             jit,
             primal,
             jvp,
             vjp,
+            hvp,
         };
         Ok((compiled, inputs))
     }

@@ -1,17 +1,19 @@
-//! `moonc jacobian` and `moonc grad`: derivatives at a point, by forward
-//! mode (one JVP per input coordinate: column j is the JVP with the unit
-//! direction e_j) or by reverse mode (one VJP per float scalar result: row
-//! i is the VJP with the unit cotangent e_i and zero shadows).
+//! `moonc jacobian`, `moonc grad` and `moonc hessian`: derivatives at a
+//! point, by forward mode (one JVP per input coordinate: column j is the
+//! JVP with the unit direction e_j) or by reverse mode (one VJP per float
+//! scalar result: row i is the VJP with the unit cotangent e_i and zero
+//! shadows); Hessians by forward over reverse (column j is the
+//! Hessian-vector product with e_j).
 
 use crate::{
     CallOptions,
-    compiled::{Compiled, Wrappers},
+    compiled::{Compiled, Wrappers, invoke},
     failure::{Failure, Outcome},
     json::Json,
-    reverse::shadow_dimension,
+    reverse::{TapeUse, shadow_dimension},
     tensor::{Input, Inputs, Tensor, number_json},
     values,
-    wrapper::is_active_result,
+    wrapper::{has_tangent, is_active_arg, is_active_result, is_dup_arg},
 };
 use clap::ValueEnum;
 use moonc_codegen::{Signature, ValueType};
@@ -31,6 +33,7 @@ impl Mode {
         Wrappers {
             jvp: self == Mode::Forward,
             vjp: self == Mode::Reverse,
+            hvp: false,
         }
     }
 }
@@ -107,29 +110,82 @@ pub fn jacobian(call: &CallOptions, mode: Mode) -> Outcome<Json> {
 /// is the VJP's; in forward mode a plain call's.
 pub fn grad(call: &CallOptions, mode: Mode) -> Outcome<Json> {
     let values = values::parse_args(call.args())?;
-    let inputs = |signature: &Signature| {
-        if !matches!(signature.results.as_slice(), [t] if is_active_result(t)) {
-            let results: Vec<String> = signature.results.iter().map(|t| t.to_string()).collect();
-            return Err(Failure::new(format!(
-                "grad needs @{} to return exactly one float scalar (f32 or f64), but it \
-                 returns ({}); use `moonc jacobian` for other functions",
-                signature.name,
-                results.join(", ")
-            )));
-        }
-        Inputs::from_args(signature, &values)
+    let (compiled, inputs) = Compiled::compile(
+        call,
+        |_, _| mode.wrappers(),
+        |signature| scalar_loss_inputs(signature, &values, "grad"),
+    )?;
+    let (value, gradient) = value_and_gradient(&compiled, &inputs, mode)?;
+    Ok(Json::object([("value", value), ("gradient", gradient)]))
+}
+
+/// `{"value": v, "gradient": [...], "hessian": [[...]]}`: `grad`'s value
+/// and gradient (reverse mode), and the Hessian over the input coordinates
+/// (ordered as `jacobian`'s columns), column j the Hessian-vector product
+/// with the unit direction e_j (forward over reverse).
+pub fn hessian(call: &CallOptions) -> Outcome<Json> {
+    let values = values::parse_args(call.args())?;
+    let wrappers = |_: &_, _: &_| Wrappers {
+        vjp: true,
+        hvp: true,
+        ..Wrappers::default()
     };
-    let (compiled, inputs) = Compiled::compile(call, |_, _| mode.wrappers(), inputs)?;
+    let (compiled, inputs) = Compiled::compile(call, wrappers, |signature| {
+        scalar_loss_inputs(signature, &values, "hessian")
+    })?;
+    let (value, gradient) = value_and_gradient(&compiled, &inputs, Mode::Reverse)?;
+    let n = inputs.dimension();
+    let mut direction = vec![0.0; n];
+    let columns = (0..n)
+        .map(|j| {
+            direction[j] = 1.0;
+            let column = compiled.hvp(&inputs, &direction);
+            direction[j] = 0.0;
+            column
+        })
+        .collect::<Outcome<Vec<Vec<f64>>>>()?;
+    let element = compiled.primal.results[0].element();
+    let hessian = (0..n)
+        .map(|i| Json::List(columns.iter().map(|c| number_json(element, c[i])).collect()))
+        .collect();
+    Ok(Json::object([
+        ("value", value),
+        ("gradient", gradient),
+        ("hessian", Json::List(hessian)),
+    ]))
+}
+
+/// The inputs `values` give `signature`, which must return exactly one
+/// float scalar (what `command` differentiates).
+fn scalar_loss_inputs(
+    signature: &Signature,
+    values: &[serde_json::Value],
+    command: &str,
+) -> Outcome<Inputs> {
+    if !matches!(signature.results.as_slice(), [t] if is_active_result(t)) {
+        let results: Vec<String> = signature.results.iter().map(|t| t.to_string()).collect();
+        return Err(Failure::new(format!(
+            "{command} needs @{} to return exactly one float scalar (f32 or f64), but it \
+             returns ({}); use `moonc jacobian` for other functions",
+            signature.name,
+            results.join(", ")
+        )));
+    }
+    Inputs::from_args(signature, values)
+}
+
+/// The value and the gradient as `moonc grad` prints them.
+fn value_and_gradient(compiled: &Compiled, inputs: &Inputs, mode: Mode) -> Outcome<(Json, Json)> {
     let signature = &compiled.primal;
     let (value, partials) = match mode {
         Mode::Forward => {
-            let primal = compiled.primal(&inputs)?;
-            let row = rows(&compiled, &inputs, mode)?.remove(0);
+            let primal = compiled.primal(inputs)?;
+            let row = rows(compiled, inputs, mode)?.remove(0);
             (primal.results[0].clone(), row)
         }
         Mode::Reverse => {
-            let shadows = vec![0.0; shadow_dimension(signature, &inputs)];
-            let vjp = compiled.vjp(&inputs, &[1.0], &shadows)?;
+            let shadows = vec![0.0; shadow_dimension(signature, inputs)];
+            let vjp = compiled.vjp(inputs, &[1.0], &shadows)?;
             vjp.tape.require_clean(&signature.name)?;
             (vjp.primal.results[0].clone(), vjp.gradient(signature))
         }
@@ -146,8 +202,44 @@ pub fn grad(call: &CallOptions, mode: Mode) -> Outcome<Json> {
             Input::Fixed(_) => Json::Null,
         })
         .collect();
-    Ok(Json::object([
-        ("value", value.to_json()),
-        ("gradient", Json::List(gradient)),
-    ]))
+    Ok((value.to_json(), Json::List(gradient)))
+}
+
+impl Compiled {
+    /// The Hessian-vector product at `inputs` in the direction `direction`
+    /// (one number per coordinate), one number per coordinate: the product
+    /// of each float scalar argument, the output of each memref of floats.
+    fn hvp(&self, inputs: &Inputs, direction: &[f64]) -> Outcome<Vec<f64>> {
+        let signature = self.wrapper(&self.hvp, "HVP")?;
+        let args = &self.primal.args;
+        let mut values = inputs.values();
+        values.extend(inputs.tangents(direction));
+        let zeros = inputs.tangents(&vec![0.0; direction.len()]);
+        let dups = args.iter().filter(|t| has_tangent(t)).map(is_dup_arg);
+        values.extend(
+            zeros
+                .into_iter()
+                .zip(dups)
+                .filter(|(_, dup)| *dup)
+                .map(|(v, _)| v),
+        );
+        let (call, tape) = TapeUse::around(|| invoke(&self.jit, signature, &values));
+        let call = call?;
+        tape.require_clean(&self.primal.name)?;
+        let outputs = call.arguments.len() - args.iter().filter(|t| is_dup_arg(t)).count();
+        let mut products = call.results.iter();
+        let mut outputs = call.arguments[outputs..].iter();
+        let mut column = vec![];
+        for t in args {
+            let part = if is_active_arg(t) {
+                products.next()
+            } else if is_dup_arg(t) {
+                outputs.next()
+            } else {
+                None
+            };
+            column.extend(part.iter().flat_map(|tensor| tensor.data.iter().copied()));
+        }
+        Ok(column)
+    }
 }

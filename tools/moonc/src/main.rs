@@ -2,7 +2,8 @@
 //! programs. Subcommands: `run` (JIT-compile and call a function), `compile`
 //! (ahead-of-time: object, shared or static library, assembly, LLVM IR,
 //! with a C header and Rust bindings), `bench` (time a function
-//! in-process), `jacobian` and `grad` (derivatives at a point) and `check`
+//! in-process), `jacobian`, `grad` and `hessian` (derivatives at a point)
+//! and `check`
 //! (test the derivatives moonc generates). Every failure is one paragraph
 //! on stderr and exit status 1.
 
@@ -114,6 +115,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Mode::Reverse)]
         mode: Mode,
     },
+    /// The Hessian of a function with one float scalar result, by forward
+    /// over reverse mode; prints `{"value": v, "gradient": [...],
+    /// "hessian": [[...]]}`: `value` and `gradient` as `grad` prints them,
+    /// and one row and one column of `hessian` per float input coordinate
+    /// (scalars, then memrefs row-major, in argument order).
+    Hessian(CallOptions),
     /// Test the derivatives moonc generates for a function: determinism,
     /// the JVP's and the VJP's primal, the JVP against finite differences
     /// in random directions, the VJP's use of the tape, and the dot-product
@@ -278,6 +285,9 @@ fn main() {
         }
         Command::Grad { call, mode } => {
             derivatives::grad(call, *mode).map(|json| println!("{}", json.render()))
+        }
+        Command::Hessian(call) => {
+            derivatives::hessian(call).map(|json| println!("{}", json.render()))
         }
         Command::Check { call, seed, mode } => check::check(call, *seed, *mode),
         Command::Compile {

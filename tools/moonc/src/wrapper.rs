@@ -1,6 +1,7 @@
 //! The derivative wrappers of an entry function: public functions
-//! `@__moonc_jvp_<entry>` and `@__moonc_vjp_<entry>` whose body is one
-//! `moon.jvp @<entry>` or `moon.vjp @<entry>` with the default activities,
+//! `@__moonc_jvp_<entry>`, `@__moonc_vjp_<entry>` and `@__moonc_hvp_<entry>`
+//! whose body is one `moon.jvp`, `moon.vjp` or `moon.hvp` of `@<entry>` with
+//! the default activities,
 //! so that `--moon-autodiff` generates the derivative code and the JIT can
 //! call it like any public function.
 
@@ -59,7 +60,7 @@ pub fn jvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
         "jvp",
         entry,
         extra_args.collect(),
-        active.collect(),
+        (true, active.collect()),
         location,
     )
 }
@@ -81,19 +82,41 @@ pub fn vjp_wrapper(entry: &Signature, location: &str) -> Wrapper {
         "vjp",
         entry,
         extra_args.collect(),
-        cotangents.collect(),
+        (true, cotangents.collect()),
+        location,
+    )
+}
+
+/// The Hessian-vector product wrapper of `entry` (one float scalar result),
+/// located like [`jvp_wrapper`]'s. Arguments: the entry's, then one
+/// direction per argument with a tangent ([`has_tangent`]), then one output
+/// per `dup` argument ([`is_dup_arg`]), into which the product is added.
+/// Results: the product for each active argument ([`is_active_arg`]).
+pub fn hvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
+    let directions = entry.args.iter().filter(|t| has_tangent(t));
+    let outputs = entry.args.iter().filter(|t| is_dup_arg(t));
+    let extra_args = directions
+        .enumerate()
+        .map(|(i, t)| (format!("%t{i}"), t))
+        .chain(outputs.enumerate().map(|(i, t)| (format!("%o{i}"), t)));
+    let products = entry.args.iter().filter(|t| is_active_arg(t));
+    render(
+        "hvp",
+        entry,
+        extra_args.collect(),
+        (false, products.collect()),
         location,
     )
 }
 
 /// The wrapper `@__moonc_<op>_<entry>`: one `moon.<op> @<entry>` whose
 /// operands are the entry's arguments (`%a<i>`) then `extra_args` (named),
-/// and whose results are the entry's then `extra_results`.
+/// and whose results are the entry's (when `results.0`) then `results.1`.
 fn render(
     op: &str,
     entry: &Signature,
     extra_args: Vec<(String, &ValueType)>,
-    extra_results: Vec<&ValueType>,
+    (keeps_results, extra_results): (bool, Vec<&ValueType>),
     location: &str,
 ) -> Wrapper {
     let name = format!("__moonc_{op}_{}", entry.name);
@@ -107,7 +130,12 @@ fn render(
         .chain(extra_args.iter().map(|&(_, t)| t))
         .cloned()
         .collect();
-    let results: Vec<ValueType> = entry.results.iter().chain(extra_results).cloned().collect();
+    let kept = if keeps_results {
+        &entry.results[..]
+    } else {
+        &[]
+    };
+    let results: Vec<ValueType> = kept.iter().chain(extra_results).cloned().collect();
 
     let list = |types: &[ValueType]| types.iter().map(spelling).collect::<Vec<_>>().join(", ");
     let parameters: Vec<String> = operands

@@ -1,0 +1,255 @@
+//! `--moon-hvp-to-jvp`: rewrites every `moon.hvp` as forward over reverse:
+//! a `moon.jvp` of a generated function that returns the gradient through
+//! `moon.vjp`, so that differentiation has only `moon.jvp` and `moon.vjp`
+//! to implement, nested.
+
+use melior::ir::OperationRef;
+use mlir_sys as sys;
+use moonc_autodiff::{
+    forward::{Key, error_at, requested_key},
+    ir::{Attr, Block, Builder, Ctx, Op, Region, Type, Value},
+};
+use moonc_ir::{Error, moon::Activity as Act, pass::PassInfo};
+
+/// The registration of `--moon-hvp-to-jvp`.
+pub static HVP_TO_JVP: PassInfo = PassInfo {
+    argument: "moon-hvp-to-jvp",
+    summary: "Rewrite moon.hvp as moon.jvp of a function that returns the gradient (forward over reverse)",
+    description: r#"
+The Hessian-vector product of `f` is the directional derivative of its
+gradient. For each `moon.hvp @f` this pass generates (once per callee and
+argument activities) a private function `@f_hvp_grad_<activities>` that
+takes `f`'s arguments and, for each `dup` argument, a buffer to add the
+gradient into, and returns the gradient of each `active` argument through
+`moon.vjp` (cotangent 1.0). The `moon.hvp` becomes a `moon.jvp` of that
+function, with the same width: its directions are the tangents of `f`'s
+arguments; the gradient buffers are zeroed scratch buffers whose tangents
+are the `moon.hvp` output memrefs, so the product for a `dup` argument is
+added into its output. Both derivatives keep the `moon.hvp`'s argument
+activities.
+
+Before:
+
+```mlir
+%hx, %hy = moon.hvp @f(%x, %y, %vx, %vy) : (f64, f64, f64, f64) -> (f64, f64)
+```
+
+After:
+
+```mlir
+func.func private @f_hvp_grad_aa(%x: f64, %y: f64) -> (f64, f64) {
+  %one = arith.constant 1.0 : f64
+  %gx, %gy = moon.vjp @f(%x, %y, %one) results [active_noneed]
+      : (f64, f64, f64) -> (f64, f64)
+  return %gx, %gy : f64, f64
+}
+...
+%hx, %hy = moon.jvp @f_hvp_grad_aa(%x, %y, %vx, %vy)
+    results [active_noneed, active_noneed] : (f64, f64, f64, f64) -> (f64, f64)
+```
+"#,
+    op_name: "builtin.module",
+    dependent_dialects: moonc_autodiff::dependent_dialects,
+    run: |_, module| run(module),
+};
+
+/// Rewrites every `moon.hvp` in `module`.
+pub(crate) fn run(module: OperationRef) -> Result<(), Error> {
+    let module = Op(module.to_raw());
+    for op in module.walk() {
+        if op.name() == "moon.hvp" {
+            rewrite(module, op)?;
+        }
+    }
+    Ok(())
+}
+
+fn rewrite(module: Op, hvp: Op) -> Result<(), Error> {
+    let callee = hvp
+        .attr("callee")
+        .and_then(|a| a.string())
+        .expect("moon.hvp names a callee (verified)");
+    let Some(function) = function(module, &callee) else {
+        return Err(error_at(hvp, &format!("no function @{callee}")));
+    };
+    let (inputs, results) = function_type(function);
+    let key = requested_key(hvp, &callee, (inputs.clone(), results.clone()));
+    let loss = results[0];
+    let helper = gradient_function(module, function, &key, &inputs, loss);
+
+    // The operands: f's arguments, one direction per non-const argument,
+    // one output per dup argument.
+    let operands = hvp.operands();
+    let n = inputs.len();
+    let args = &operands[..n];
+    let varying: Vec<usize> = (0..n).filter(|&i| key.args[i] != Act::Const).collect();
+    let dups: Vec<usize> = (0..n).filter(|&i| is_dup(key.args[i])).collect();
+    let directions = &operands[n..n + varying.len()];
+    let outputs = &operands[n + varying.len()..];
+
+    let mut b = Builder::before(hvp);
+    let ctx = b.ctx;
+    let scratch: Vec<Value> = dups
+        .iter()
+        .map(|&i| zeroed_like(&mut b, args[i], inputs[i]))
+        .collect();
+    let mut jvp_operands: Vec<Value> = args.to_vec();
+    jvp_operands.extend(&scratch);
+    jvp_operands.extend(directions);
+    jvp_operands.extend(outputs);
+    let mut arg_acts = key.args.clone();
+    arg_acts.extend(dups.iter().map(|_| Act::Dup));
+    let products = key.args.iter().filter(|a| **a == Act::Active).count();
+    let result_acts = vec![Act::ActiveNoNeed; products];
+    let mut attrs = vec![
+        ("callee", ctx.attr(&format!("@{helper}"))),
+        ("arg_activity", activities(ctx, &arg_acts)),
+        ("res_activity", activities(ctx, &result_acts)),
+    ];
+    if key.width > 1 {
+        attrs.push(("width", ctx.attr(&format!("{} : i64", key.width))));
+    }
+    let types: Vec<Type> = hvp.results().iter().map(|v| v.ty()).collect();
+    let jvp = b.create("moon.jvp", &jvp_operands, &types, &attrs, &[], &[]);
+    for (old, new) in hvp.results().iter().zip(jvp.results()) {
+        old.replace_uses(new);
+    }
+    let mut after = Builder::after(jvp);
+    for buffer in scratch {
+        after.create("memref.dealloc", &[buffer], &[], &[], &[], &[]);
+    }
+    hvp.erase();
+    Ok(())
+}
+
+fn is_dup(a: Act) -> bool {
+    matches!(a, Act::Dup | Act::DupNoNeed)
+}
+
+/// `@f_hvp_grad_<letters>`: f's arguments and one gradient buffer per dup
+/// argument in, the gradient of each active argument out (generated once).
+fn gradient_function(module: Op, f: Op, key: &Key, inputs: &[Type], loss: Type) -> String {
+    let letters: String = key
+        .args
+        .iter()
+        .map(|a| match a {
+            Act::Active | Act::ActiveNoNeed => 'a',
+            Act::Dup => 'd',
+            Act::DupNoNeed => 'u',
+            Act::Const => 'c',
+        })
+        .collect();
+    let name = format!("{}_hvp_grad_{letters}", key.function);
+    if function(module, &name).is_some() {
+        return name;
+    }
+    let ctx = Builder::before(f).ctx;
+    let dups: Vec<usize> = (0..inputs.len()).filter(|&i| is_dup(key.args[i])).collect();
+    let mut params: Vec<Type> = inputs.to_vec();
+    params.extend(dups.iter().map(|&i| inputs[i]));
+    let gradients: Vec<Type> = (0..inputs.len())
+        .filter(|&i| key.args[i] == Act::Active)
+        .map(|i| inputs[i])
+        .collect();
+    let (region, body) = Region::with_block(&params, f.loc());
+    let list = |ts: &[Type]| {
+        ts.iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let function_type = ctx.attr(&format!("({}) -> ({})", list(&params), list(&gradients)));
+    Builder::before(f).create(
+        "func.func",
+        &[],
+        &[],
+        &[
+            ("sym_name", ctx.attr(&format!("\"{name}\""))),
+            ("function_type", function_type),
+            ("sym_visibility", ctx.attr("\"private\"")),
+        ],
+        &[region],
+        &[],
+    );
+    region.destroy();
+    let mut at = Builder::at_end(body, f.loc());
+    let one = at.float(loss, 1.0);
+    let mut operands = body.args();
+    operands.push(one);
+    let vjp = at.create(
+        "moon.vjp",
+        &operands,
+        &gradients,
+        &[
+            ("callee", ctx.attr(&format!("@{}", key.function))),
+            ("arg_activity", activities(ctx, &key.args)),
+            ("res_activity", activities(ctx, &[Act::ActiveNoNeed])),
+        ],
+        &[],
+        &[],
+    );
+    at.create("func.return", &vjp.results(), &[], &[], &[], &[]);
+    name
+}
+
+/// `[#moon.activity<...>, ...]`.
+fn activities(ctx: Ctx, acts: &[Act]) -> Attr {
+    let items: Vec<String> = acts
+        .iter()
+        .map(|a| format!("#moon.activity<{}>", a.keyword()))
+        .collect();
+    ctx.attr(&format!("[{}]", items.join(", ")))
+}
+
+/// A new buffer of `value`'s shape (type `ty`), filled with zeros.
+fn zeroed_like(b: &mut Builder, value: Value, ty: Type) -> Value {
+    let ctx = b.ctx;
+    let plain = ctx.ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+    let buffer = b.alloc_like("memref.alloc", value, plain);
+    let zero = b.float(ty.element(), 0.0);
+    let (region, body) = Region::with_block(&[ty.element(), ty.element()], b.loc);
+    let segments = ctx.attr("array<i32: 1, 1>");
+    b.create(
+        "linalg.fill",
+        &[zero, buffer],
+        &[],
+        &[("operandSegmentSizes", segments)],
+        &[region],
+        &[],
+    );
+    region.destroy();
+    Builder::at_end(body, b.loc).create("linalg.yield", &[body.args()[0]], &[], &[], &[], &[]);
+    if plain == ty {
+        buffer
+    } else {
+        b.value("memref.cast", &[buffer], ty, &[])
+    }
+}
+
+/// The top-level `func.func @name` of `module`.
+fn function(module: Op, name: &str) -> Option<Op> {
+    let body: Block = module.regions()[0].blocks()[0];
+    body.ops().into_iter().find(|op| {
+        op.name() == "func.func"
+            && op.attr("sym_name").and_then(|a| a.string()).as_deref() == Some(name)
+    })
+}
+
+/// The argument and result types of a `func.func`.
+fn function_type(function: Op) -> (Vec<Type>, Vec<Type>) {
+    let ty = function
+        .attr("function_type")
+        .and_then(|a| a.as_type())
+        .expect("func.func has a function type");
+    // SAFETY: the type is a live function type.
+    unsafe {
+        (
+            (0..sys::mlirFunctionTypeGetNumInputs(ty.0))
+                .map(|i| Type(sys::mlirFunctionTypeGetInput(ty.0, i)))
+                .collect(),
+            (0..sys::mlirFunctionTypeGetNumResults(ty.0))
+                .map(|i| Type(sys::mlirFunctionTypeGetResult(ty.0, i)))
+                .collect(),
+        )
+    }
+}
