@@ -62,8 +62,7 @@ bench-venv: bootstrap
 
 # Benchmarks (not tests): moonc against C on the same loops, and against
 # JAX on the reverse-mode ones and the Hessian; results are written under
-# bench/ and
-# committed.
+# bench/ and committed.
 bench: build bench-venv
 	bench/cpu/run.sh | tee bench/cpu/results.txt
 	bench/forward/run.sh | tee bench/forward/results.txt
