@@ -256,18 +256,7 @@ impl Differentiator {
 
     /// The argument and result types of the function `name`.
     pub fn function_type(&self, name: &str) -> Option<(Vec<Type>, Vec<Type>)> {
-        let op = self.functions.get(name)?;
-        let ty = op.attr("function_type")?.as_type()?;
-        // SAFETY: the type is a live function type.
-        unsafe {
-            let inputs = (0..sys::mlirFunctionTypeGetNumInputs(ty.0))
-                .map(|i| Type(sys::mlirFunctionTypeGetInput(ty.0, i)))
-                .collect();
-            let results = (0..sys::mlirFunctionTypeGetNumResults(ty.0))
-                .map(|i| Type(sys::mlirFunctionTypeGetResult(ty.0, i)))
-                .collect();
-            Some((inputs, results))
-        }
+        self.functions.get(name)?.function_type()
     }
 
     /// The user's tangent function for `function`, if it has a custom rule.

@@ -426,6 +426,31 @@ impl Op {
         unsafe { sys::mlirOperationDestroy(self.0) }
     }
 
+    /// The argument and result types of a `func.func`.
+    pub fn function_type(self) -> Option<(Vec<Type>, Vec<Type>)> {
+        let ty = self.attr("function_type")?.as_type()?;
+        // SAFETY: the type is a live function type.
+        unsafe {
+            Some((
+                (0..sys::mlirFunctionTypeGetNumInputs(ty.0))
+                    .map(|i| Type(sys::mlirFunctionTypeGetInput(ty.0, i)))
+                    .collect(),
+                (0..sys::mlirFunctionTypeGetNumResults(ty.0))
+                    .map(|i| Type(sys::mlirFunctionTypeGetResult(ty.0, i)))
+                    .collect(),
+            ))
+        }
+    }
+
+    /// The `func.func @name` directly in this module.
+    pub fn find_function(self, name: &str) -> Option<Op> {
+        let body = self.regions().first()?.entry()?;
+        body.ops().into_iter().find(|op| {
+            op.name() == "func.func"
+                && op.attr("sym_name").and_then(|a| a.string()).as_deref() == Some(name)
+        })
+    }
+
     /// A dense i32 or i64 array attribute's elements.
     pub fn int_array(self, name: &str) -> Vec<i64> {
         self.attr(name).map(|a| a.int_array()).unwrap_or_default()

@@ -10,7 +10,8 @@ pub static AUTODIFF: PassInfo = PassInfo {
     argument: "moon-autodiff",
     summary: "Differentiate: replace moon.jvp/vjp/grad/value_and_grad with calls to generated functions",
     description: r#"
-`moon.hvp` is first rewritten as `moon.jvp` of a function that computes
+`moon.vmap` is first expanded into batched functions (see `--moon-vmap`),
+`moon.hvp` rewritten as `moon.jvp` of a function that computes
 the gradient with `moon.vjp` (see `--moon-hvp-to-jvp`), and `moon.grad`
 and `moon.value_and_grad` as `moon.vjp` (see `--moon-grad-to-vjp`).
 
@@ -88,6 +89,7 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
 };
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+    crate::vmap::run(module)?;
     crate::hvp_to_jvp::run(module)?;
     crate::grad_to_vjp::run(context, module)?;
     moonc_autodiff::differentiate_module(module)

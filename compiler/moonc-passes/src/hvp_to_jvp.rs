@@ -4,10 +4,9 @@
 //! to implement, nested.
 
 use melior::ir::OperationRef;
-use mlir_sys as sys;
 use moonc_autodiff::{
     forward::{Key, error_at, requested_key},
-    ir::{Attr, Block, Builder, Ctx, Op, Region, Type, Value},
+    ir::{Attr, Builder, Ctx, Op, Region, Type, Value},
 };
 use moonc_ir::{Error, moon::Activity as Act, pass::PassInfo};
 
@@ -69,10 +68,12 @@ fn rewrite(module: Op, hvp: Op) -> Result<(), Error> {
         .attr("callee")
         .and_then(|a| a.string())
         .expect("moon.hvp names a callee (verified)");
-    let Some(function) = function(module, &callee) else {
+    let Some((function, (inputs, results))) = module
+        .find_function(&callee)
+        .and_then(|f| Some((f, f.function_type()?)))
+    else {
         return Err(error_at(hvp, &format!("no function @{callee}")));
     };
-    let (inputs, results) = function_type(function);
     let key = requested_key(hvp, &callee, (inputs.clone(), results.clone()));
     let loss = results[0];
     let helper = gradient_function(module, function, &key, &inputs, loss);
@@ -140,7 +141,7 @@ fn gradient_function(module: Op, f: Op, key: &Key, inputs: &[Type], loss: Type) 
         })
         .collect();
     let name = format!("{}_hvp_grad_{letters}", key.function);
-    if function(module, &name).is_some() {
+    if module.find_function(&name).is_some() {
         return name;
     }
     let ctx = Builder::before(f).ctx;
@@ -223,33 +224,5 @@ fn zeroed_like(b: &mut Builder, value: Value, ty: Type) -> Value {
         buffer
     } else {
         b.value("memref.cast", &[buffer], ty, &[])
-    }
-}
-
-/// The top-level `func.func @name` of `module`.
-fn function(module: Op, name: &str) -> Option<Op> {
-    let body: Block = module.regions()[0].blocks()[0];
-    body.ops().into_iter().find(|op| {
-        op.name() == "func.func"
-            && op.attr("sym_name").and_then(|a| a.string()).as_deref() == Some(name)
-    })
-}
-
-/// The argument and result types of a `func.func`.
-fn function_type(function: Op) -> (Vec<Type>, Vec<Type>) {
-    let ty = function
-        .attr("function_type")
-        .and_then(|a| a.as_type())
-        .expect("func.func has a function type");
-    // SAFETY: the type is a live function type.
-    unsafe {
-        (
-            (0..sys::mlirFunctionTypeGetNumInputs(ty.0))
-                .map(|i| Type(sys::mlirFunctionTypeGetInput(ty.0, i)))
-                .collect(),
-            (0..sys::mlirFunctionTypeGetNumResults(ty.0))
-                .map(|i| Type(sys::mlirFunctionTypeGetResult(ty.0, i)))
-                .collect(),
-        )
     }
 }

@@ -8,11 +8,13 @@ pub mod autodiff;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
 pub mod share_sincos;
+pub mod vmap;
 
 /// Every moonc pass, in the order `docs/passes.md` lists them.
 pub static PASSES: &[&PassInfo] = &[
     &grad_to_vjp::GRAD_TO_VJP,
     &hvp_to_jvp::HVP_TO_JVP,
+    &vmap::VMAP,
     &autodiff::AUTODIFF,
     &share_sincos::SHARE_SINCOS,
 ];

@@ -1,0 +1,69 @@
+// RUN: moonc-opt --moon-vmap %s | FileCheck %s
+
+// A batched scalar and a shared one: one loop over the batch, f's body
+// inlined, the result stored into a buffer allocated before the loop.
+// CHECK-LABEL: func.func @scalars(
+// CHECK-SAME: %[[XS:.*]]: memref<?xf64>, %[[W:.*]]: f64)
+// CHECK: %[[N:.*]] = memref.dim %[[XS]], %{{.*}} : memref<?xf64>
+// CHECK: %[[YS:.*]] = memref.alloc(%[[N]]) : memref<?xf64>
+// CHECK: scf.for %[[B:.*]] = %{{.*}} to %[[N]] step
+// CHECK-NEXT: %[[X:.*]] = memref.load %[[XS]][%[[B]]]
+// CHECK-NEXT: %[[S:.*]] = math.sin %[[X]]
+// CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[S]], %[[W]]
+// CHECK-NEXT: memref.store %[[Y]], %[[YS]][%[[B]]]
+// CHECK-NOT: moon.vmap
+// CHECK: return %[[YS]]
+func.func @f(%x: f64, %w: f64) -> f64 {
+  %s = math.sin %x : f64
+  %y = arith.mulf %s, %w : f64
+  return %y : f64
+}
+func.func @scalars(%xs: memref<?xf64>, %w: f64) -> memref<?xf64> {
+  %ys = moon.vmap @f(%xs, %w) in_axes [0, none] out_axes [0] : (memref<?xf64>, f64) -> memref<?xf64>
+  return %ys : memref<?xf64>
+}
+
+// A memref batched along axis 1: each column is copied into a buffer of
+// f's argument type before the body and back after it (f writes it).
+// CHECK-LABEL: func.func @columns(
+// CHECK-SAME: %[[MS:.*]]: memref<2x?xf64>)
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<2xf64>
+// CHECK: scf.for %[[B:.*]] =
+// CHECK: %[[COL:.*]] = memref.subview %[[MS]][%{{.*}}, %[[B]]] [2, 1] [%{{.*}}, %{{.*}}] : memref<2x?xf64> to memref<2xf64, strided<[?], offset: ?>>
+// CHECK-NEXT: memref.copy %[[COL]], %[[BUF]]
+// CHECK: memref.store %{{.*}}, %[[BUF]]
+// CHECK: memref.copy %[[BUF]], %[[COL]]
+// CHECK: memref.dealloc %[[BUF]]
+func.func @scale(%m: memref<2xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %a = memref.load %m[%c0] : memref<2xf64>
+  %d = arith.addf %a, %a : f64
+  memref.store %d, %m[%c0] : memref<2xf64>
+  return %d : f64
+}
+func.func @columns(%ms: memref<2x?xf64>) -> memref<?xf64> {
+  %r = moon.vmap @scale(%ms) in_axes [1] out_axes [0] : (memref<2x?xf64>) -> memref<?xf64>
+  return %r : memref<?xf64>
+}
+
+// Several blocks: the body goes into an scf.execute_region.
+// CHECK-LABEL: func.func @blocks(
+// CHECK: scf.for
+// CHECK: %[[R:.*]] = scf.execute_region -> f64 {
+// CHECK: cf.cond_br
+// CHECK: scf.yield
+// CHECK: memref.store %[[R]]
+func.func @absolute(%x: f64) -> f64 {
+  %z = arith.constant 0.0 : f64
+  %neg = arith.cmpf olt, %x, %z : f64
+  cf.cond_br %neg, ^bb1, ^bb2(%x : f64)
+^bb1:
+  %n = arith.negf %x : f64
+  cf.br ^bb2(%n : f64)
+^bb2(%a: f64):
+  return %a : f64
+}
+func.func @blocks(%xs: memref<?xf64>) -> memref<?xf64> {
+  %r = moon.vmap @absolute(%xs) : (memref<?xf64>) -> memref<?xf64>
+  return %r : memref<?xf64>
+}
