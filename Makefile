@@ -61,13 +61,14 @@ bench-venv: bootstrap
 	fi
 
 # Benchmarks (not tests): moonc against C on the same loops, and against
-# JAX on the reverse-mode ones and the Hessian; results are written under
-# bench/ and committed.
+# JAX on the reverse-mode ones, the Hessian and per-example gradients;
+# results are written under bench/ and committed.
 bench: build bench-venv
 	bench/cpu/run.sh | tee bench/cpu/results.txt
 	bench/forward/run.sh | tee bench/forward/results.txt
 	bench/reverse/run.sh | tee bench/reverse/results.txt
 	bench/hessian/run.sh | tee bench/hessian/results.txt
+	bench/vmap/run.sh | tee bench/vmap/results.txt
 
 clean:
 	$(CARGO) clean

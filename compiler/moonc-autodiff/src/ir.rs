@@ -138,6 +138,12 @@ impl fmt::Display for Attr {
 }
 
 impl Type {
+    /// The context that owns the type.
+    pub fn ctx(self) -> Ctx {
+        // SAFETY: the type is live.
+        Ctx(unsafe { sys::mlirTypeGetContext(self.0) })
+    }
+
     /// A scalar float type.
     pub fn is_float(self) -> bool {
         // SAFETY: the type is live.

@@ -4,7 +4,7 @@
 use crate::{Error, Result, signature::public_functions};
 use melior::{
     Context,
-    ir::{Module, OperationRef, attribute::Attribute},
+    ir::{BlockLike, Module, OperationRef, RegionLike, attribute::Attribute},
     pass::PassManager,
     utility::register_all_llvm_translations,
 };
@@ -28,6 +28,35 @@ pub fn mark_c_interface(context: &Context, module: &mut Module) {
     }
 }
 
+/// Gives every private function defined in `module` internal linkage in
+/// LLVM (`llvm.linkage`, which `convert-func-to-llvm` honours; it would
+/// otherwise make them external): LLVM may then inline a function into its
+/// only caller and drop it, as it does for the derivative functions
+/// `--moon-autodiff` generates.
+fn internalize_private_functions(context: &Context, module: &mut Module) {
+    let internal = Attribute::parse(context, "#llvm.linkage<internal>")
+        .expect("the LLVM dialect's linkage attribute parses");
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        let private = op.name().as_string_ref().as_str() == Ok("func.func")
+            && op
+                .attribute("sym_visibility")
+                .is_ok_and(|v| v.to_string() == "\"private\"")
+            && op
+                .region(0)
+                .is_ok_and(|region| region.first_block().is_some());
+        if private {
+            // SAFETY: the operation belongs to `module`, which we hold mutably.
+            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+            op.set_attribute("llvm.linkage", internal);
+        }
+        // SAFETY: the next operation belongs to the same live module.
+        next = unsafe {
+            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
+        };
+    }
+}
+
 /// Runs `moon-cpu-pipeline` on `module`. Failures, including an op the
 /// pipeline leaves behind because nothing lowers it, are reported as
 /// located diagnostics to `context`.
@@ -35,6 +64,7 @@ pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<(
     register_all_llvm_translations(context);
     // The pipeline names moonc's own passes (moon-share-sincos).
     moonc_passes::register_passes();
+    internalize_private_functions(context, module);
     let pm = PassManager::new(context);
     moonc_ir::pipeline::add_cpu_pipeline(pm.as_operation_pass_manager())
         .map_err(|_| Error::Llvm("moon-cpu-pipeline could not be built".into()))?;

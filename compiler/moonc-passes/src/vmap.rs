@@ -8,6 +8,7 @@ use moonc_autodiff::{
     ir::{Builder, Op, Region, Type, Value},
 };
 use moonc_ir::{Error, pass::PassInfo};
+use std::collections::HashMap;
 
 /// The registration of `--moon-vmap`.
 pub static VMAP: PassInfo = PassInfo {
@@ -25,9 +26,15 @@ function that maps, `vmap` of a function that differentiates).
 
 In each iteration a shared argument (`none`) is the operand itself, a
 batched scalar is the operand's element, and a batched memref is the
-operand's slice at the element: copied into a buffer of `@f`'s argument
-type before the body and, when the body may write it, copied back after
-(so mutation of batched buffers works). Batched scalar results are stored
+operand's slice at the element, a strided view. The body takes the view
+as it is when every use of the argument accepts any layout: loads,
+stores, `memref.dim`, and calls and derivative requests, whose callees
+are copied (`@g_strided`) with the argument's type changed to the view's
+(other memref operands of the same shape are cast to it, so that shadows
+keep their primal's type). Otherwise the view is copied (by a loop nest)
+into a buffer of `@f`'s argument type before the body and, when the body
+may write it, copied back after. Either way mutation of batched buffers
+works. Batched scalar results are stored
 into new buffers along their axis (0), allocated before the loop.
 
 `moon.vmap` inside `@f` is expanded the same way. Not supported yet
@@ -203,16 +210,29 @@ fn batch_loop(
             b.alloc("memref.alloc", &sizes, t)
         })
         .collect();
-    // Buffers for slices, of f's argument types, reused by every iteration.
+    // Slices go to the body as they are when `f` can take their strided
+    // type (see `specialize`), else through buffers of f's argument types,
+    // reused by every iteration.
+    let slice_types: Vec<Type> = args
+        .iter()
+        .zip(&inputs)
+        .map(|(arg, &t)| match arg {
+            Arg::Slice { .. } => strided(t),
+            _ => t,
+        })
+        .collect();
+    let mut copies = HashMap::new();
+    let direct = specialize(f, &slice_types, &mut copies);
     let buffers: Vec<Option<Value>> = args
         .iter()
         .enumerate()
         .map(|(i, arg)| match arg {
-            Arg::Slice { axis } => Some(slice_buffer(b, operands[i], *axis, inputs[i])),
+            Arg::Slice { axis } if direct.is_none() => {
+                Some(slice_buffer(b, operands[i], *axis, inputs[i]))
+            }
             _ => None,
         })
         .collect();
-
     let (loop_region, loop_body) = Region::with_block(&[index], loc);
     b.create("scf.for", &[c0, size, c1], &[], &[], &[loop_region], &[]);
     loop_region.destroy();
@@ -226,19 +246,24 @@ fn batch_loop(
             Arg::Element => at.value("memref.load", &[operands[i], batch], inputs[i], &[]),
             Arg::Slice { axis } => {
                 let slice = slice(&mut at, operands[i], *axis, batch, inputs[i]);
-                let buffer = buffers[i].expect("a slice has a buffer");
-                at.create("memref.copy", &[slice, buffer], &[], &[], &[], &[]);
-                slices.push((slice, buffer, i));
-                buffer
+                match buffers[i] {
+                    Some(buffer) => {
+                        copy(&mut at, slice, buffer);
+                        slices.push((slice, buffer, i));
+                        buffer
+                    }
+                    None => slice,
+                }
             }
         });
     }
     let terminator = at.create("scf.yield", &[], &[], &[], &[], &[]);
-    let results = inline(f, terminator, &values);
+    let results = inline(direct.unwrap_or(f), terminator, &values);
+    drop_unused(copies.into_values().flatten().collect());
     let mut at = Builder::before(terminator);
     for (slice, buffer, i) in slices {
         if may_write(f, i) {
-            at.create("memref.copy", &[buffer, slice], &[], &[], &[], &[]);
+            copy(&mut at, buffer, slice);
         }
     }
     for (result, output) in results.iter().zip(&outputs) {
@@ -255,6 +280,165 @@ fn batch_loop(
         b.create("memref.dealloc", &[buffer], &[], &[], &[], &[]);
     }
     outputs
+}
+
+/// `ty` (a memref type) with every stride and the offset dynamic: the type
+/// of a slice of a batched buffer.
+fn strided(ty: Type) -> Type {
+    let rank = ty.shape().len();
+    ty.ctx().ty(&format!(
+        "memref<{}{}, strided<[{}], offset: ?>>",
+        ty.shape_prefix(),
+        ty.element(),
+        vec!["?"; rank].join(", ")
+    ))
+}
+
+/// A copy of `f` whose arguments have `types` (memref layouts other than
+/// `f`'s), placed before `f`, or `f` when the types are its own; `None`
+/// when some use of a retyped argument needs the original type. Loads,
+/// stores and `memref.dim` take any layout; calls and derivative requests
+/// get copies of their callees made the same way (their other memref
+/// operands of the same shape are cast to the dynamic layout too). `memo`
+/// holds the copies made so far, by function and types.
+fn specialize(
+    f: Op,
+    types: &[Type],
+    memo: &mut HashMap<(String, String), Option<Op>>,
+) -> Option<Op> {
+    let (inputs, outputs) = f.function_type()?;
+    if inputs == types {
+        return Some(f);
+    }
+    let name = f.attr("sym_name")?.string()?;
+    let listed = |ts: &[Type]| {
+        ts.iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let key = (name.clone(), listed(types));
+    if let Some(known) = memo.get(&key) {
+        return *known;
+    }
+    f.regions()[0].entry()?;
+    let copy = f.clone_detached();
+    Builder::before(f).insert(copy);
+    let ctx = Builder::before(f).ctx;
+    let module = f.parent()?;
+    let mut fresh = format!("{name}_strided");
+    let mut k = 1;
+    while module.find_function(&fresh).is_some() {
+        fresh = format!("{name}_strided_{k}");
+        k += 1;
+    }
+    copy.set_attr("sym_name", ctx.attr(&format!("\"{fresh}\"")));
+    copy.set_attr("sym_visibility", ctx.attr("\"private\""));
+    copy.set_attr(
+        "function_type",
+        ctx.attr(&format!("({}) -> ({})", listed(types), listed(&outputs))),
+    );
+    memo.insert(key.clone(), Some(copy));
+    let entry = copy.regions()[0].entry().expect("a body");
+    let mut ok = true;
+    for (arg, (&new, &old)) in entry.args().iter().zip(types.iter().zip(&inputs)) {
+        if new != old {
+            // SAFETY: the argument is live; its uses are repaired next.
+            unsafe { mlir_sys::mlirBlockArgumentSetType(arg.0, new.0) };
+            ok &= retype_uses(*arg, memo);
+        }
+    }
+    if !ok {
+        memo.insert(key, None);
+        copy.erase();
+        return None;
+    }
+    Some(copy)
+}
+
+/// Makes every use of the memref `value`, whose type changed, accept it
+/// (see [`specialize`]); false when one cannot.
+fn retype_uses(value: Value, memo: &mut HashMap<(String, String), Option<Op>>) -> bool {
+    let mut users = value.users();
+    users.dedup();
+    users.into_iter().all(|user| match user.name().as_str() {
+        "memref.load" | "memref.store" | "memref.dim" => true,
+        "func.call" | "moon.jvp" | "moon.vjp" | "moon.grad" | "moon.value_and_grad" => {
+            retype_call(user, memo)
+        }
+        _ => false,
+    })
+}
+
+/// Points the call or derivative request `op` at a copy of its callee
+/// that takes its operands' types, casting its other memref operands of
+/// the same shapes to the dynamic layout first.
+fn retype_call(op: Op, memo: &mut HashMap<(String, String), Option<Op>>) -> bool {
+    let Some(callee) = op.attr("callee").and_then(|a| a.string()) else {
+        return false;
+    };
+    if op.attr("width").is_some_and(|w| w.to_string() != "1 : i64") {
+        return false;
+    }
+    let Some(module) = op.parent().and_then(|f| f.parent()) else {
+        return false;
+    };
+    let Some(target) = module.find_function(&callee) else {
+        return false;
+    };
+    let Some((inputs, _)) = target.function_type() else {
+        return false;
+    };
+    // Memref operands whose shape some retyped operand has get the
+    // dynamic layout, so that shadows and tangents keep their primal's type.
+    let operands = op.operands();
+    let shapes: Vec<String> = operands
+        .iter()
+        .filter(|v| v.ty().is_memref() && v.ty() == strided(v.ty()))
+        .map(|v| v.ty().to_string())
+        .collect();
+    let mut b = Builder::before(op);
+    for (i, v) in operands.iter().enumerate() {
+        let ty = v.ty();
+        if ty.is_memref() && ty != strided(ty) && shapes.contains(&strided(ty).to_string()) {
+            let cast = b.value("memref.cast", &[*v], strided(ty), &[]);
+            op.set_operand(i, cast);
+        }
+    }
+    let types: Vec<Type> = op.operands()[..inputs.len()]
+        .iter()
+        .map(|v| v.ty())
+        .collect();
+    match specialize(target, &types, memo) {
+        Some(copy) => {
+            let name = copy
+                .attr("sym_name")
+                .and_then(|a| a.string())
+                .expect("a name");
+            op.set_attr("callee", b.ctx.attr(&format!("@{name}")));
+            true
+        }
+        None => false,
+    }
+}
+
+/// Erases the functions among `copies` that nothing calls any more (the
+/// copy that was inlined, copies superseded by later ones).
+fn drop_unused(copies: Vec<Op>) {
+    let Some(module) = copies.first().and_then(|f| f.parent()) else {
+        return;
+    };
+    let called: Vec<String> = module
+        .walk()
+        .iter()
+        .filter_map(|op| op.attr("callee").and_then(|a| a.string()))
+        .collect();
+    for copy in copies {
+        let name = copy.attr("sym_name").and_then(|a| a.string());
+        if name.is_some_and(|n| !called.contains(&n)) {
+            copy.erase();
+        }
+    }
 }
 
 /// A buffer of `ty` (`f`'s argument type) shaped like a slice of `operand`
@@ -343,6 +527,35 @@ fn slice(b: &mut Builder, operand: Value, axis: usize, batch: Value, ty: Type) -
             ("operandSegmentSizes", segments),
         ],
     )
+}
+
+/// Copies the memref `from` into `to` (same shape) element by element: a
+/// loop nest that LLVM inlines and vectorizes, where `memref.copy` between
+/// strided views is a call to a generic runtime copy.
+fn copy(b: &mut Builder, from: Value, to: Value) {
+    let index = b.ctx.index();
+    let c0 = b.index(0);
+    let c1 = b.index(1);
+    let mut at = *b;
+    let mut indices = vec![];
+    for d in 0..to.ty().shape().len() {
+        let position = at.index(d as i64);
+        let size = at.value("memref.dim", &[to, position], index, &[]);
+        let (region, body) = Region::with_block(&[index], at.loc);
+        at.create("scf.for", &[c0, size, c1], &[], &[], &[region], &[]);
+        region.destroy();
+        indices.push(body.args()[0]);
+        let yielded = Builder::at_end(body, at.loc).create("scf.yield", &[], &[], &[], &[], &[]);
+        at = Builder::before(yielded);
+    }
+    let mut operands = vec![from];
+    operands.extend(&indices);
+    let element = to.ty().element();
+    let value = at.value("memref.load", &operands, element, &[]);
+    operands[0] = to;
+    let mut store = vec![value];
+    store.extend(operands);
+    at.create("memref.store", &store, &[], &[], &[], &[]);
 }
 
 /// Whether `f`'s body may write its memref argument `i`: any use other
