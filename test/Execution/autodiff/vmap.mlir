@@ -35,6 +35,14 @@
 // RUN: moonc run %s --entry jvp_total --args '[0.7, -0.2, [0.5, -1.0, 2.0], [0.1, 0.3, -0.4]]' | FileCheck %s --check-prefix=TOTAL
 // RUN: moonc run %s --entry grad_total --args '[0.7, -0.2, [0.5, -1.0, 2.0], [0.1, 0.3, -0.4]]' | FileCheck %s --check-prefix=TOTAL
 // TOTAL: {"results": [2.5426648595503{{[0-9]*}}],
+// Jacobians by vmap(jvp) over the basis directions (columns) and vmap(vjp)
+// over the basis cotangents (rows), as `moonc jacobian` gives them:
+// RUN: moonc run %s --entry jacobian_fwd --args '[2.0, 3.0, 0.5, [1, 0, 0], [0, 1, 0], [0, 0, 1]]' | FileCheck %s --check-prefix=JFWD
+// RUN: moonc run %s --entry jacobian_rev --args '[2.0, 3.0, 0.5, [1, 0], [0, 1]]' | FileCheck %s --check-prefix=JREV
+// RUN: moonc jacobian %s --entry two --args '[2.0, 3.0, 0.5]' | FileCheck %s --check-prefix=JAC
+// JFWD: {"results": {{\[\[}}3.0, 2.0, 0.8775825618903728], [0.25, 0.0, 2.0]],
+// JREV: {"results": {{\[\[}}3.0, 0.25], [2.0, 0.0], [0.8775825618903728, 2.0]],
+// JAC: "jacobian": {{\[\[}}3.0, 2.0, 0.8775825618903728], [0.25, 0.0, 2.0]]}
 // Both modes against finite differences and each other, through vmap:
 // RUN: moonc check %s --entry total --args '[0.7, -0.2, [0.5, -1.0, 2.0], [0.1, 0.3, -0.4]]' | FileCheck %s --check-prefix=PASS
 // RUN: moonc check %s --entry mut_rows --args '[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [0.5, 1.5, 2.5]]' | FileCheck %s --check-prefix=PASS
@@ -171,4 +179,36 @@ func.func @pullback(%x: f64, %c: f64) -> f64 {
 func.func @vmap_vjp(%xs: memref<?xf64>, %cs: memref<?xf64>) -> memref<?xf64> {
   %r = moon.vmap @pullback(%xs, %cs) : (memref<?xf64>, memref<?xf64>) -> memref<?xf64>
   return %r : memref<?xf64>
+}
+
+// f(a, b, c) = (a b + sin c, a c^2)
+func.func @two(%a: f64, %b: f64, %c: f64) -> (f64, f64) {
+  %ab = arith.mulf %a, %b : f64
+  %s = math.sin %c : f64
+  %y1 = arith.addf %ab, %s : f64
+  %c2 = arith.mulf %c, %c : f64
+  %y2 = arith.mulf %a, %c2 : f64
+  return %y1, %y2 : f64, f64
+}
+func.func @two_jvp(%a: f64, %b: f64, %c: f64, %da: f64, %db: f64, %dc: f64) -> (f64, f64) {
+  %t1, %t2 = moon.jvp @two(%a, %b, %c, %da, %db, %dc) results [active_noneed, active_noneed]
+      : (f64, f64, f64, f64, f64, f64) -> (f64, f64)
+  return %t1, %t2 : f64, f64
+}
+func.func @two_vjp(%a: f64, %b: f64, %c: f64, %y1: f64, %y2: f64) -> (f64, f64, f64) {
+  %ga, %gb, %gc = moon.vjp @two(%a, %b, %c, %y1, %y2) results [active_noneed, active_noneed]
+      : (f64, f64, f64, f64, f64) -> (f64, f64, f64)
+  return %ga, %gb, %gc : f64, f64, f64
+}
+// Jacobian columns: JVPs in the three basis directions, batched.
+func.func @jacobian_fwd(%a: f64, %b: f64, %c: f64, %da: memref<3xf64>, %db: memref<3xf64>, %dc: memref<3xf64>) -> (memref<3xf64>, memref<3xf64>) {
+  %r1, %r2 = moon.vmap @two_jvp(%a, %b, %c, %da, %db, %dc) in_axes [none, none, none, 0, 0, 0] out_axes [0, 0]
+      : (f64, f64, f64, memref<3xf64>, memref<3xf64>, memref<3xf64>) -> (memref<3xf64>, memref<3xf64>)
+  return %r1, %r2 : memref<3xf64>, memref<3xf64>
+}
+// Jacobian rows: VJPs with the two basis cotangents, batched.
+func.func @jacobian_rev(%a: f64, %b: f64, %c: f64, %y1: memref<2xf64>, %y2: memref<2xf64>) -> (memref<2xf64>, memref<2xf64>, memref<2xf64>) {
+  %ga, %gb, %gc = moon.vmap @two_vjp(%a, %b, %c, %y1, %y2) in_axes [none, none, none, 0, 0] out_axes [0, 0, 0]
+      : (f64, f64, f64, memref<2xf64>, memref<2xf64>) -> (memref<2xf64>, memref<2xf64>, memref<2xf64>)
+  return %ga, %gb, %gc : memref<2xf64>, memref<2xf64>, memref<2xf64>
 }
