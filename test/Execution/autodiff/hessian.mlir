@@ -1,8 +1,13 @@
-// Hessians by forward over reverse (`moonc hessian`, moon.hvp columns)
-// against finite differences of `moonc grad` (Inputs/hessian_check.py),
-// and pinned to values derived by hand.
+// Hessians by forward over reverse (`moonc hessian`: moon.hvp with up to
+// eight directions per call) against finite differences of `moonc grad`
+// (Inputs/hessian_check.py), and pinned to values derived by hand. n = 10
+// takes two calls (8 + 2 columns), n = 1 one call with a zero direction.
 // RUN: %python %S/Inputs/hessian_check.py moonc %s rosenbrock '[[1.5, -0.5, 0.25, 2.0, -1.0, 0.75, 0.1, 1.2]]' | FileCheck %s --check-prefix=ROSEN
 // ROSEN: hessian @rosenbrock: 8x8: ok
+// RUN: %python %S/Inputs/hessian_check.py moonc %s rosenbrock '[[0.5, 1.5, -0.5, 0.25, 2.0, -1.0, 0.75, 0.1, 1.2, -0.3]]' | FileCheck %s --check-prefix=ROSEN10
+// ROSEN10: hessian @rosenbrock: 10x10: ok
+// RUN: %python %S/Inputs/hessian_check.py moonc %s poly_sin_x '[0.8]' | FileCheck %s --check-prefix=ONE
+// ONE: hessian @poly_sin_x: 1x1: ok
 // RUN: %python %S/Inputs/hessian_check.py moonc %s poly_sin '[0.8, -1.3]' | FileCheck %s --check-prefix=POLY
 // POLY: hessian @poly_sin: 2x2: ok
 // RUN: %python %S/Inputs/hessian_check.py moonc %s softplus_chain '[[0.3, -1.2, 2.0, 0.5, -0.7, 1.1], 0.6]' | FileCheck %s --check-prefix=SOFT
@@ -79,6 +84,13 @@ func.func @softplus_chain(%x: memref<?xf64>, %w: f64) -> f64 {
     scf.yield %r, %v : f64, f64
   }
   return %s#0 : f64
+}
+
+// x^3 y^2 + sin(x y) at y = -1.3, in x alone.
+func.func @poly_sin_x(%x: f64) -> f64 {
+  %y = arith.constant -1.3 : f64
+  %r = func.call @poly_sin(%x, %y) : (f64, f64) -> f64
+  return %r : f64
 }
 
 func.func @two_results(%x: f64) -> (f64, f64) {

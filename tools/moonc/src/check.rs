@@ -68,7 +68,7 @@ pub fn check(call: &CallOptions, seed: u64, mode: CheckMode) -> Outcome<()> {
     let wrappers = |signature: &Signature, inputs: &Inputs| Wrappers {
         jvp: mode.forward(),
         vjp: mode.reverse() && nothing_to_reverse(signature, inputs).is_none(),
-        hvp: false,
+        hvp_width: None,
     };
     let (compiled, inputs) = Compiled::compile(call, wrappers, |signature| match &given {
         Some(values) => Inputs::from_args(signature, values),

@@ -23,8 +23,9 @@ pub struct Wrappers {
     pub jvp: bool,
     /// `@__moonc_vjp_<entry>` (reverse mode).
     pub vjp: bool,
-    /// `@__moonc_hvp_<entry>` (Hessian-vector products).
-    pub hvp: bool,
+    /// `@__moonc_hvp_<entry>` (Hessian-vector products), for this many
+    /// directions at once.
+    pub hvp_width: Option<usize>,
 }
 
 /// The compiled entry and the wrappers asked for.
@@ -36,8 +37,8 @@ pub struct Compiled {
     pub(crate) jvp: Option<Signature>,
     /// The VJP wrapper's signature, if it was compiled.
     pub(crate) vjp: Option<Signature>,
-    /// The HVP wrapper's signature, if it was compiled.
-    pub(crate) hvp: Option<Signature>,
+    /// The HVP wrapper's signature and width, if it was compiled.
+    pub(crate) hvp: Option<(Signature, usize)>,
 }
 
 /// What one call leaves behind.
@@ -95,8 +96,8 @@ impl Compiled {
             .then(|| add(wrapper::vjp_wrapper(&primal, &location)))
             .transpose()?;
         let hvp = wanted
-            .hvp
-            .then(|| add(wrapper::hvp_wrapper(&primal, &location)))
+            .hvp_width
+            .map(|width| Ok((add(wrapper::hvp_wrapper(&primal, &location, width))?, width)))
             .transpose()?;
         let jit = session.jit(&mut module, &packed)?;
         let compiled = Compiled {

@@ -33,7 +33,7 @@ impl Mode {
         Wrappers {
             jvp: self == Mode::Forward,
             vjp: self == Mode::Reverse,
-            hvp: false,
+            hvp_width: None,
         }
     }
 }
@@ -121,13 +121,14 @@ pub fn grad(call: &CallOptions, mode: Mode) -> Outcome<Json> {
 
 /// `{"value": v, "gradient": [...], "hessian": [[...]]}`: `grad`'s value
 /// and gradient (reverse mode), and the Hessian over the input coordinates
-/// (ordered as `jacobian`'s columns), column j the Hessian-vector product
-/// with the unit direction e_j (forward over reverse).
+/// (ordered as `jacobian`'s columns): Hessian-vector products with the
+/// unit directions, [`HESSIAN_WIDTH`] at a time (forward mode with that
+/// many directions over reverse mode).
 pub fn hessian(call: &CallOptions) -> Outcome<Json> {
     let values = values::parse_args(call.args())?;
-    let wrappers = |_: &_, _: &_| Wrappers {
+    let wrappers = |_: &_, inputs: &Inputs| Wrappers {
         vjp: true,
-        hvp: true,
+        hvp_width: Some(inputs.dimension().clamp(2, HESSIAN_WIDTH)),
         ..Wrappers::default()
     };
     let (compiled, inputs) = Compiled::compile(call, wrappers, |signature| {
@@ -135,15 +136,14 @@ pub fn hessian(call: &CallOptions) -> Outcome<Json> {
     })?;
     let (value, gradient) = value_and_gradient(&compiled, &inputs, Mode::Reverse)?;
     let n = inputs.dimension();
-    let mut direction = vec![0.0; n];
-    let columns = (0..n)
-        .map(|j| {
-            direction[j] = 1.0;
-            let column = compiled.hvp(&inputs, &direction);
-            direction[j] = 0.0;
-            column
-        })
-        .collect::<Outcome<Vec<Vec<f64>>>>()?;
+    let (_, width) = compiled
+        .hvp
+        .as_ref()
+        .expect("compiled with the HVP wrapper");
+    let mut columns = vec![];
+    for first in (0..n).step_by(*width) {
+        columns.extend(compiled.hvp_columns(&inputs, first)?);
+    }
     let element = compiled.primal.results[0].element();
     let hessian = (0..n)
         .map(|i| Json::List(columns.iter().map(|c| number_json(element, c[i])).collect()))
@@ -154,6 +154,9 @@ pub fn hessian(call: &CallOptions) -> Outcome<Json> {
         ("hessian", Json::List(hessian)),
     ]))
 }
+
+/// How many Hessian columns one HVP call computes, at most.
+const HESSIAN_WIDTH: usize = 8;
 
 /// The inputs `values` give `signature`, which must return exactly one
 /// float scalar (what `command` differentiates).
@@ -206,40 +209,75 @@ fn value_and_gradient(compiled: &Compiled, inputs: &Inputs, mode: Mode) -> Outco
 }
 
 impl Compiled {
-    /// The Hessian-vector product at `inputs` in the direction `direction`
-    /// (one number per coordinate), one number per coordinate: the product
-    /// of each float scalar argument, the output of each memref of floats.
-    fn hvp(&self, inputs: &Inputs, direction: &[f64]) -> Outcome<Vec<f64>> {
-        let signature = self.wrapper(&self.hvp, "HVP")?;
+    /// Columns `first`, `first + 1`, ... of the Hessian at `inputs`, as many
+    /// as the HVP wrapper's width (fewer at the end): the products with the
+    /// unit directions, one number per coordinate (the product of each float
+    /// scalar argument, the output of each memref of floats).
+    fn hvp_columns(&self, inputs: &Inputs, first: usize) -> Outcome<Vec<Vec<f64>>> {
+        let Some((signature, width)) = &self.hvp else {
+            return Err(Failure::new(
+                "internal error: the HVP wrapper was not compiled",
+            ));
+        };
+        let width = *width;
+        let n = inputs.dimension();
         let args = &self.primal.args;
+        let rows = |tensor: &Tensor, data: Vec<f64>| {
+            let shape: Vec<usize> = std::iter::once(width)
+                .chain(tensor.shape.iter().copied())
+                .collect();
+            Tensor::new(tensor.element, &shape, data).to_value()
+        };
+        // Direction k is e_{first + k} (zero past the last coordinate).
+        let mut per_input: Vec<Vec<f64>> = inputs.floats().map(|_| vec![]).collect();
+        for k in 0..width {
+            let mut direction = vec![0.0; n];
+            if first + k < n {
+                direction[first + k] = 1.0;
+            }
+            for (rows, piece) in per_input.iter_mut().zip(inputs.shaped_like(&direction)) {
+                rows.extend(piece.data);
+            }
+        }
+        let floats: Vec<&Tensor> = inputs.floats().collect();
         let mut values = inputs.values();
-        values.extend(inputs.tangents(direction));
-        let zeros = inputs.tangents(&vec![0.0; direction.len()]);
+        values.extend(floats.iter().zip(per_input).map(|(t, data)| rows(t, data)));
         let dups = args.iter().filter(|t| has_tangent(t)).map(is_dup_arg);
         values.extend(
-            zeros
-                .into_iter()
+            floats
+                .iter()
                 .zip(dups)
                 .filter(|(_, dup)| *dup)
-                .map(|(v, _)| v),
+                .map(|(t, _)| rows(t, vec![0.0; width * t.data.len()])),
+        );
+        values.extend(
+            args.iter()
+                .filter(|t| is_active_arg(t))
+                .map(|t| Tensor::new(t.element(), &[width], vec![0.0; width]).to_value()),
         );
         let (call, tape) = TapeUse::around(|| invoke(&self.jit, signature, &values));
         let call = call?;
         tape.require_clean(&self.primal.name)?;
-        let outputs = call.arguments.len() - args.iter().filter(|t| is_dup_arg(t)).count();
-        let mut products = call.results.iter();
-        let mut outputs = call.arguments[outputs..].iter();
-        let mut column = vec![];
-        for t in args {
-            let part = if is_active_arg(t) {
-                products.next()
-            } else if is_dup_arg(t) {
-                outputs.next()
-            } else {
-                None
-            };
-            column.extend(part.iter().flat_map(|tensor| tensor.data.iter().copied()));
-        }
-        Ok(column)
+        let outputs_start = args.len() + floats.len();
+        let dup_count = args.iter().filter(|t| is_dup_arg(t)).count();
+        let outputs = &call.arguments[outputs_start..outputs_start + dup_count];
+        let products = &call.arguments[outputs_start + dup_count..];
+        let columns = (0..width.min(n - first))
+            .map(|k| {
+                let (mut products, mut outputs) = (products.iter(), outputs.iter());
+                let mut column = vec![];
+                for t in args {
+                    if is_active_arg(t) {
+                        column.push(products.next().expect("a product").data[k]);
+                    } else if is_dup_arg(t) {
+                        let output = outputs.next().expect("an output");
+                        let size = output.data.len() / width;
+                        column.extend_from_slice(&output.data[k * size..(k + 1) * size]);
+                    }
+                }
+                column
+            })
+            .collect();
+        Ok(columns)
     }
 }

@@ -203,7 +203,7 @@ impl Inputs {
 
     /// `flat` (one number per coordinate) cut into tensors shaped like the
     /// float inputs.
-    fn shaped_like(&self, flat: &[f64]) -> Vec<Tensor> {
+    pub fn shaped_like(&self, flat: &[f64]) -> Vec<Tensor> {
         let mut start = 0;
         self.floats()
             .map(|t| {

@@ -60,7 +60,7 @@ pub fn jvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
         "jvp",
         entry,
         extra_args.collect(),
-        (true, active.collect()),
+        active.collect(),
         location,
     )
 }
@@ -82,41 +82,137 @@ pub fn vjp_wrapper(entry: &Signature, location: &str) -> Wrapper {
         "vjp",
         entry,
         extra_args.collect(),
-        (true, cotangents.collect()),
+        cotangents.collect(),
         location,
     )
 }
 
-/// The Hessian-vector product wrapper of `entry` (one float scalar result),
-/// located like [`jvp_wrapper`]'s. Arguments: the entry's, then one
-/// direction per argument with a tangent ([`has_tangent`]), then one output
-/// per `dup` argument ([`is_dup_arg`]), into which the product is added.
-/// Results: the product for each active argument ([`is_active_arg`]).
-pub fn hvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
-    let directions = entry.args.iter().filter(|t| has_tangent(t));
-    let outputs = entry.args.iter().filter(|t| is_dup_arg(t));
-    let extra_args = directions
-        .enumerate()
-        .map(|(i, t)| (format!("%t{i}"), t))
-        .chain(outputs.enumerate().map(|(i, t)| (format!("%o{i}"), t)));
-    let products = entry.args.iter().filter(|t| is_active_arg(t));
-    render(
-        "hvp",
-        entry,
-        extra_args.collect(),
-        (false, products.collect()),
-        location,
-    )
+/// The Hessian-vector product wrapper of `entry` (one float scalar result)
+/// for `width` directions at once, located like [`jvp_wrapper`]'s. It
+/// returns nothing and takes memrefs with a leading dimension of `width`
+/// (one row per direction), all of which the driver can pass: the entry's
+/// arguments, then one direction per argument with a tangent
+/// ([`has_tangent`]), then one output per `dup` argument ([`is_dup_arg`]),
+/// into which the products are added, then one output per active argument
+/// ([`is_active_arg`]), where the products are stored. Its body is one
+/// `moon.hvp @<entry> ... width <width>`; scalar directions and products
+/// go through `vector<width x T>`.
+pub fn hvp_wrapper(entry: &Signature, location: &str, width: usize) -> Wrapper {
+    let name = format!("__moonc_hvp_{}", entry.name);
+    let rows = |t: &ValueType| {
+        let shape = match t {
+            ValueType::Scalar(_) => vec![Some(width)],
+            ValueType::MemRef { shape, .. } => std::iter::once(Some(width))
+                .chain(shape.iter().copied())
+                .collect(),
+        };
+        ValueType::MemRef {
+            element: t.element(),
+            shape,
+            layout: None,
+        }
+    };
+    let vector = |t: &ValueType| format!("vector<{width}x{}>", t.element().mlir());
+    let mut args: Vec<ValueType> = entry.args.clone();
+    let mut parameters: Vec<String> = (0..entry.args.len()).map(|i| format!("%a{i}")).collect();
+    let mut body = vec![format!("%c0 = arith.constant 0 : index {location}")];
+    let mut operands = parameters.clone();
+    let mut operand_types: Vec<String> = entry.args.iter().map(spelling).collect();
+    for (i, t) in entry.args.iter().filter(|t| has_tangent(t)).enumerate() {
+        args.push(rows(t));
+        parameters.push(format!("%t{i}"));
+        if is_active_arg(t) {
+            body.push(format!(
+                "%v{i} = vector.load %t{i}[%c0] : {}, {} {location}",
+                spelling(&rows(t)),
+                vector(t)
+            ));
+            operands.push(format!("%v{i}"));
+            operand_types.push(vector(t));
+        } else {
+            operands.push(format!("%t{i}"));
+            operand_types.push(spelling(&rows(t)));
+        }
+    }
+    for (i, t) in entry.args.iter().filter(|t| is_dup_arg(t)).enumerate() {
+        args.push(rows(t));
+        parameters.push(format!("%o{i}"));
+        operands.push(format!("%o{i}"));
+        operand_types.push(spelling(&rows(t)));
+    }
+    let active: Vec<&ValueType> = entry.args.iter().filter(|t| is_active_arg(t)).collect();
+    for (k, t) in active.iter().enumerate() {
+        args.push(rows(t));
+        parameters.push(format!("%p{k}"));
+    }
+    let products = match active.len() {
+        0 => String::new(),
+        1 => "%r = ".to_string(),
+        n => format!("%r:{n} = "),
+    };
+    body.push(format!(
+        "{products}moon.hvp {}({}) width {width} : ({}) -> ({}) {location}",
+        symbol(&entry.name),
+        operands.join(", "),
+        operand_types.join(", "),
+        active
+            .iter()
+            .map(|t| vector(t))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    for (k, t) in active.iter().enumerate() {
+        let result = if active.len() == 1 {
+            "%r".to_string()
+        } else {
+            format!("%r#{k}")
+        };
+        body.push(format!(
+            "vector.store {result}, %p{k}[%c0] : {}, {} {location}",
+            spelling(&rows(t)),
+            vector(t)
+        ));
+    }
+    body.push(format!("return {location}"));
+    let list = |types: &[ValueType]| types.iter().map(spelling).collect::<Vec<_>>().join(", ");
+    let typed: Vec<String> = parameters
+        .iter()
+        .zip(&args)
+        .map(|(p, t)| format!("{p}: {}", spelling(t)))
+        .collect();
+    let text = format!(
+        "func.func private {callee}({entry_args}) -> ({entry_results}) {location}\n\
+         func.func {wrapper}({typed}) {{\n{body}\n}} {location}\n",
+        callee = symbol(&entry.name),
+        entry_args = list(&entry.args),
+        entry_results = list(&entry.results),
+        wrapper = symbol(&name),
+        typed = typed.join(", "),
+        body = body
+            .iter()
+            .map(|line| format!("  {line}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    Wrapper {
+        signature: Signature {
+            name: name.clone(),
+            args,
+            results: vec![],
+        },
+        name,
+        text,
+    }
 }
 
 /// The wrapper `@__moonc_<op>_<entry>`: one `moon.<op> @<entry>` whose
 /// operands are the entry's arguments (`%a<i>`) then `extra_args` (named),
-/// and whose results are the entry's (when `results.0`) then `results.1`.
+/// and whose results are the entry's then `extra_results`.
 fn render(
     op: &str,
     entry: &Signature,
     extra_args: Vec<(String, &ValueType)>,
-    (keeps_results, extra_results): (bool, Vec<&ValueType>),
+    extra_results: Vec<&ValueType>,
     location: &str,
 ) -> Wrapper {
     let name = format!("__moonc_{op}_{}", entry.name);
@@ -130,12 +226,7 @@ fn render(
         .chain(extra_args.iter().map(|&(_, t)| t))
         .cloned()
         .collect();
-    let kept = if keeps_results {
-        &entry.results[..]
-    } else {
-        &[]
-    };
-    let results: Vec<ValueType> = kept.iter().chain(extra_results).cloned().collect();
+    let results: Vec<ValueType> = entry.results.iter().chain(extra_results).cloned().collect();
 
     let list = |types: &[ValueType]| types.iter().map(spelling).collect::<Vec<_>>().join(", ");
     let parameters: Vec<String> = operands
