@@ -5,7 +5,7 @@
 
 use melior::ir::OperationRef;
 use moonc_autodiff::{
-    forward::{Key, error_at, requested_key},
+    forward::{Key, requested_key},
     ir::{Attr, Builder, Ctx, Op, Region, Type, Value},
 };
 use moonc_ir::{Error, moon::Activity as Act, pass::PassInfo};
@@ -64,16 +64,7 @@ pub(crate) fn run(module: OperationRef) -> Result<(), Error> {
 }
 
 fn rewrite(module: Op, hvp: Op) -> Result<(), Error> {
-    let callee = hvp
-        .attr("callee")
-        .and_then(|a| a.string())
-        .expect("moon.hvp names a callee (verified)");
-    let Some((function, (inputs, results))) = module
-        .find_function(&callee)
-        .and_then(|f| Some((f, f.function_type()?)))
-    else {
-        return Err(error_at(hvp, &format!("no function @{callee}")));
-    };
+    let (callee, function, (inputs, results)) = crate::requested_function(module, hvp)?;
     let key = requested_key(hvp, &callee, (inputs.clone(), results.clone()));
     let loss = results[0];
     let helper = gradient_function(module, function, &key, &inputs, loss);

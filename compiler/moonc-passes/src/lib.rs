@@ -10,6 +10,32 @@ pub mod hvp_to_jvp;
 pub mod share_sincos;
 pub mod vmap;
 
+/// The function a `moon.*` request `op` in `module` names (its `callee`),
+/// with the function's argument and result types; a located error when
+/// there is none.
+pub(crate) fn requested_function(
+    module: moonc_autodiff::ir::Op,
+    op: moonc_autodiff::ir::Op,
+) -> Result<(String, moonc_autodiff::ir::Op, FunctionTypes), moonc_ir::Error> {
+    let callee = op
+        .attr("callee")
+        .and_then(|a| a.string())
+        .expect("a moon request names a callee (verified)");
+    match module
+        .find_function(&callee)
+        .and_then(|f| Some((f, f.function_type()?)))
+    {
+        Some((f, types)) => Ok((callee, f, types)),
+        None => Err(moonc_autodiff::forward::error_at(
+            op,
+            &format!("no function @{callee}"),
+        )),
+    }
+}
+
+/// A function's argument and result types.
+pub(crate) type FunctionTypes = (Vec<moonc_autodiff::ir::Type>, Vec<moonc_autodiff::ir::Type>);
+
 /// Every moonc pass, in the order `docs/passes.md` lists them.
 pub static PASSES: &[&PassInfo] = &[
     &grad_to_vjp::GRAD_TO_VJP,

@@ -99,16 +99,7 @@ enum Arg {
 }
 
 fn expand(module: Op, vmap: Op) -> Result<(), Error> {
-    let callee = vmap
-        .attr("callee")
-        .and_then(|a| a.string())
-        .expect("moon.vmap names a callee (verified)");
-    let Some((f, (inputs, outputs))) = module
-        .find_function(&callee)
-        .and_then(|f| Some((f, f.function_type()?)))
-    else {
-        return Err(error_at(vmap, &format!("no function @{callee}")));
-    };
+    let (callee, f, (inputs, outputs)) = crate::requested_function(module, vmap)?;
     if f.regions()[0].entry().is_none() {
         return Err(error_at(
             vmap,
