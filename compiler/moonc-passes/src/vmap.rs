@@ -371,7 +371,11 @@ fn retype_call(op: Op, memo: &mut HashMap<(String, String), Option<Op>>) -> bool
     if op.attr("width").is_some_and(|w| w.to_string() != "1 : i64") {
         return false;
     }
-    let Some(module) = op.parent().and_then(|f| f.parent()) else {
+    let mut module = op.parent();
+    while let Some(m) = module.filter(|m| m.name() != "builtin.module") {
+        module = m.parent();
+    }
+    let Some(module) = module else {
         return false;
     };
     let Some(target) = module.find_function(&callee) else {
