@@ -45,6 +45,34 @@ func.func @columns(%ms: memref<2x?xf64>) -> memref<?xf64> {
   return %r : memref<?xf64>
 }
 
+// The argument reaches a call inside a loop: the callee gets a copy that
+// takes the strided view.
+// CHECK-LABEL: func.func private @inner_strided(
+// CHECK-SAME: memref<2xf64, strided<[?], offset: ?>>
+// CHECK-LABEL: func.func @nested_call(
+// CHECK-NOT: memref.alloc() : memref<2xf64>
+// CHECK: func.call @inner_strided(
+func.func @inner(%m: memref<2xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %a = memref.load %m[%c0] : memref<2xf64>
+  return %a : f64
+}
+func.func @sum_inner(%m: memref<2xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = func.call @inner(%m) : (memref<2xf64>) -> f64
+    %a = arith.addf %acc, %v : f64
+    scf.yield %a : f64
+  }
+  return %s : f64
+}
+func.func @nested_call(%ms: memref<?x2xf64>, %n: index) -> memref<?xf64> {
+  %r = moon.vmap @sum_inner(%ms, %n) in_axes [0, none] out_axes [0] : (memref<?x2xf64>, index) -> memref<?xf64>
+  return %r : memref<?xf64>
+}
+
 // The argument goes to a view, whose type depends on the layout: each
 // column is copied into a buffer of the argument's type before the body
 // and back after it (the body writes it).
