@@ -69,6 +69,7 @@ bench: build bench-venv
 	bench/reverse/run.sh | tee bench/reverse/results.txt
 	bench/hessian/run.sh | tee bench/hessian/results.txt
 	bench/vmap/run.sh | tee bench/vmap/results.txt
+	bench/ndual/run.sh | tee bench/ndual/results.txt
 
 clean:
 	$(CARGO) clean
