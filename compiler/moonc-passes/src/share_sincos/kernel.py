@@ -8,8 +8,10 @@ arithmetic) of
 
 on |r| <= 0.7864 (pi/4 and a margin for k rounded from a product), so
 sin r = r + r z P(z) and cos r = 1 - z/2 + z^2 Q(z). pi/2 is split into
-three doubles A + B + C for the reduction. Accuracy is measured by
-`test/Passes/share-sincos/accuracy.py` against mpmath.
+three doubles A + B + C for the reduction. The 1.27 ulp in the kernel's
+header was measured against mpmath (300-bit) on random and near-k pi/2
+arguments when the kernel was written; the lit test
+`test/Passes/share-sincos/accuracy.test` keeps it within 2 ulp of libm.
 """
 import struct
 
