@@ -6,6 +6,7 @@ pub mod activity;
 pub mod expr;
 pub mod forward;
 pub mod ir;
+pub mod ndual;
 pub mod reverse;
 pub mod rules;
 

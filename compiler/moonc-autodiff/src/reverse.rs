@@ -356,7 +356,6 @@ impl ReverseState<'_> {
     /// loop of `nest`, written at the end of `value`'s block and read in the
     /// prologue of its reverse.
     fn tape_in_buffer(&mut self, value: Value, nest: &[Op]) -> Result<Value, Error> {
-        let ctx = self.ctx();
         let ty = value.ty();
         let block = value.block();
         // The top-level operation holding the value.
@@ -369,16 +368,7 @@ impl ReverseState<'_> {
             .iter()
             .map(|l| trip_count(&mut b, l.operand(0), l.operand(1), l.operand(2)))
             .collect();
-        let shape = "?x".repeat(nest.len());
-        let buffer_type = ctx.ty(&format!("memref<{shape}{ty}>"));
-        let buffer = b.alloc("memref.alloc", &counts, buffer_type);
-        let mut bytes = b.index(element_bytes(ty));
-        for &n in &counts {
-            bytes = b.value("arith.muli", &[bytes, n], ctx.index(), &[]);
-        }
-        let bytes = b.value("arith.index_cast", &[bytes], ctx.ty("i64"), &[]);
-        runtime_call(&mut b, "moonrt_tape_note_alloc", &[bytes], None);
-        self.to_free.push((buffer, Some(bytes)));
+        let buffer = self.tape_buffer(&mut b, &counts, ty);
 
         let forward_indices: Vec<Value> = nest.iter().map(|&l| self.forward_iteration(l)).collect();
         let mut b = Builder::before(block.terminator().expect("a terminator"));
@@ -393,9 +383,30 @@ impl ReverseState<'_> {
         Ok(b.value("memref.load", &operands, ty, &[]))
     }
 
+    /// A buffer `memref<?x…x?xT>` of the given sizes allocated with `b`,
+    /// counted in moonrt's tape statistics and freed at the end of the
+    /// reverse sweep.
+    pub fn tape_buffer(&mut self, b: &mut Builder, sizes: &[Value], ty: Type) -> Value {
+        let ctx = self.ctx();
+        let shape = "?x".repeat(sizes.len());
+        let buffer = b.alloc(
+            "memref.alloc",
+            sizes,
+            ctx.ty(&format!("memref<{shape}{ty}>")),
+        );
+        let mut bytes = b.index(element_bytes(ty));
+        for &n in sizes {
+            bytes = b.value("arith.muli", &[bytes, n], ctx.index(), &[]);
+        }
+        let bytes = b.value("arith.index_cast", &[bytes], ctx.ty("i64"), &[]);
+        runtime_call(b, "moonrt_tape_note_alloc", &[bytes], None);
+        self.to_free.push((buffer, Some(bytes)));
+        buffer
+    }
+
     /// The iteration number of `l` (a `scf.for`) in the forward sweep,
     /// computed at the top of its body.
-    fn forward_iteration(&mut self, l: Op) -> Value {
+    pub fn forward_iteration(&mut self, l: Op) -> Value {
         if let Some(&k) = self.forward_iteration.get(&l) {
             return k;
         }

@@ -2,8 +2,8 @@
 //! of the moon dialect (`dialects/moon/include/Moon-c/Dialects.h`).
 
 use mlir_sys::{
-    MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirLogicalResult, MlirModule,
-    MlirOpPassManager, MlirOperation, MlirPass, MlirStringRef, MlirType,
+    MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirLocation, MlirLogicalResult,
+    MlirModule, MlirOpPassManager, MlirOperation, MlirPass, MlirStringRef, MlirType,
 };
 use std::ffi::{c_char, c_int, c_void};
 
@@ -34,6 +34,15 @@ unsafe extern "C" {
         source: MlirStringRef,
         buffer_name: MlirStringRef,
     ) -> MlirModule;
+
+    /// `--moon-ndual-max-width`: the largest fused N-wide dual width.
+    pub fn moonNdualMaxWidth() -> std::ffi::c_uint;
+
+    /// Sets `--moon-ndual-max-width`.
+    pub fn moonSetNdualMaxWidth(width: std::ffi::c_uint);
+
+    /// Emits a remark at a location when `--moon-remarks` is on.
+    pub fn moonEmitRemark(location: MlirLocation, message: MlirStringRef);
 
     /// Registers moonc's named pipelines in MLIR's global pass registry.
     pub fn moonRegisterPipelines();

@@ -8,6 +8,7 @@ mod error;
 mod ffi;
 pub mod moon;
 pub mod opt;
+pub mod options;
 pub mod pass;
 pub mod pipeline;
 pub mod rewrite;

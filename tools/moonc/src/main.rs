@@ -48,6 +48,11 @@ pub const LINK_LIBRARIES: &[&str] = &["-lmvec", "-lm"];
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The largest number of distinct differentiable inputs of an element
+    /// function that reverse mode differentiates with fused N-wide duals
+    /// (0 turns the fused path off; see docs/ndual.md).
+    #[arg(long, global = true, value_name = "N")]
+    moon_ndual_max_width: Option<u32>,
 }
 
 /// What `--args` and `--entry` say about the call to make.
@@ -273,6 +278,9 @@ fn main() {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if let Some(width) = cli.moon_ndual_max_width {
+        moonc_ir::options::set_ndual_max_width(width);
+    }
     let outcome = match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),
         Command::Bench {

@@ -302,7 +302,7 @@ fn generalized(_: &mut ReverseState, op: Op) -> Result<(), Error> {
 /// Builds a `linalg.generic` over memrefs with `b`: `ins`, `outs`, the
 /// indexing maps and iterator kinds as text. Returns the operation, its
 /// body block and the body's `linalg.yield` (yielding nothing yet).
-fn build_generic(
+pub(crate) fn build_generic(
     b: &mut Builder,
     ins: &[Value],
     outs: &[Value],
@@ -366,7 +366,7 @@ pub fn accumulate(b: &mut Builder, from: Value, into: Value) {
 
 /// The dimensions an affine map's results name (`None` unless each result
 /// is a distinct bare dimension), e.g. `[1, 0]` for `(d0, d1) -> (d1, d0)`.
-fn projected_dims(map: &str) -> Option<Vec<usize>> {
+pub(crate) fn projected_dims(map: &str) -> Option<Vec<usize>> {
     let results = map.split("->").nth(1)?;
     let results = results.trim().trim_end_matches('>').trim();
     let inner = results.strip_prefix('(')?.strip_suffix(')')?;
@@ -469,6 +469,9 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .attr("iterator_types")
         .expect("iterator_types")
         .elements();
+    if crate::ndual::generic(s, op, &maps)? {
+        return Ok(());
+    }
     let rank = iterators.len();
     let all_parallel = iterators.iter().all(|k| k.to_string().contains("parallel"));
     let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();

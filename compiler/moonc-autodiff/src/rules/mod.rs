@@ -12,6 +12,7 @@ mod arith;
 mod cf;
 mod func;
 mod linalg;
+pub(crate) use linalg::{build_generic, projected_dims};
 mod math;
 mod memref;
 mod scf;

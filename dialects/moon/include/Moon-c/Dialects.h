@@ -47,6 +47,21 @@ MLIR_CAPI_EXPORTED MlirModule moonParseModule(MlirContext context,
                                               MlirStringRef source,
                                               MlirStringRef bufferName);
 
+/// The default of `--moon-ndual-max-width`, chosen by the sweep in
+/// `bench/ndual/` (see its README).
+#define MOON_NDUAL_DEFAULT_MAX_WIDTH 8
+
+/// The largest width of the fused N-wide dual path of reverse mode
+/// (`--moon-ndual-max-width`); 0 when the path is turned off.
+MLIR_CAPI_EXPORTED unsigned moonNdualMaxWidth(void);
+
+/// Sets `--moon-ndual-max-width` (for drivers that parse their own flags).
+MLIR_CAPI_EXPORTED void moonSetNdualMaxWidth(unsigned width);
+
+/// Emits `message` as a remark at `location` when `--moon-remarks` is on.
+MLIR_CAPI_EXPORTED void moonEmitRemark(MlirLocation location,
+                                       MlirStringRef message);
+
 /// Registers moonc's named pipelines (`moon-cpu-pipeline`) in MLIR's global
 /// pass registry.
 MLIR_CAPI_EXPORTED void moonRegisterPipelines(void);

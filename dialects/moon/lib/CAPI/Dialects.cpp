@@ -17,6 +17,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/CAPI/Diagnostics.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -61,6 +63,32 @@ MlirModule moonParseModule(MlirContext context, MlirStringRef source,
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
   return wrap(module.release());
+}
+
+// Options of the fused N-wide dual path of reverse mode. They are LLVM
+// command-line options so that `moonc-opt` (MlirOptMain) parses them and
+// lists them in `--help`, like MLIR's own global options.
+static llvm::cl::opt<unsigned> ndualMaxWidth(
+    "moon-ndual-max-width",
+    llvm::cl::desc("Largest number of distinct differentiable inputs of an "
+                   "element function that reverse mode differentiates with "
+                   "fused N-wide duals (0 turns the fused path off)"),
+    llvm::cl::init(MOON_NDUAL_DEFAULT_MAX_WIDTH));
+
+static llvm::cl::opt<bool> remarks(
+    "moon-remarks",
+    llvm::cl::desc("Emit remarks on the choices of moonc's passes (which "
+                   "loops reverse mode fuses with N-wide duals, and why the "
+                   "others fall back)"),
+    llvm::cl::init(false));
+
+unsigned moonNdualMaxWidth() { return ndualMaxWidth; }
+
+void moonSetNdualMaxWidth(unsigned width) { ndualMaxWidth = width; }
+
+void moonEmitRemark(MlirLocation location, MlirStringRef message) {
+  if (remarks)
+    mlir::emitRemark(unwrap(location)) << unwrap(message);
 }
 
 void moonRegisterPipelines() { mlir::moon::registerMoonPipelines(); }

@@ -28,12 +28,16 @@ namespace mlir::moon {
 //   llvm.fma intrinsic). Integer powers become helper functions
 //   (convert-math-to-funcs) and the remaining ops (sqrt, abs, ...) LLVM
 //   intrinsics;
+// - arith reaches LLVM before arith-expand runs (which then only expands
+//   what arith-to-llvm leaves, such as ceildivsi): arith-expand would turn
+//   maximumf/minimumf into compare-and-select chains that LLVM cannot
+//   vectorize as reductions, while llvm.maximum/minimum reductions vectorize;
 // - func-to-llvm comes last among the conversions, so that the helper
 //   functions created above are lowered too.
 const char *const kCpuPipeline =
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "moon-share-sincos,scf-forall-to-for,expand-strided-metadata,lower-affine,"
-    "arith-expand,"
+    "convert-arith-to-llvm,arith-expand,"
     "convert-scf-to-cf,convert-math-to-funcs,convert-math-to-libm,"
     "convert-vector-to-llvm,convert-math-to-llvm,finalize-memref-to-llvm,"
     "convert-index-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,"

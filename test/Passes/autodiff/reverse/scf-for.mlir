@@ -1,6 +1,8 @@
-// RUN: moonc-opt %s --split-input-file --moon-autodiff | FileCheck %s
-// RUN: moonc-opt %s --split-input-file --moon-autodiff | FileCheck %s --check-prefix=NOTAPE
+// RUN: moonc-opt %s --split-input-file --moon-autodiff --moon-ndual-max-width=0 | FileCheck %s
+// RUN: moonc-opt %s --split-input-file --moon-autodiff --moon-ndual-max-width=0 | FileCheck %s --check-prefix=NOTAPE
 // RUN: moonc-opt %s --split-input-file --moon-autodiff | moonc-opt --split-input-file > /dev/null
+// FileCheck sees the general path (--moon-ndual-max-width=0); the fused
+// N-wide dual path has its own tests in ../ndual/.
 
 // Nothing here needs a tape: induction variables and the cheap arith on
 // them are recomputed in the reverse loop.

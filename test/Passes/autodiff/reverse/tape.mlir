@@ -1,5 +1,7 @@
-// RUN: moonc-opt %s --split-input-file --moon-autodiff | FileCheck %s
+// RUN: moonc-opt %s --split-input-file --moon-autodiff --moon-ndual-max-width=0 | FileCheck %s
 // RUN: moonc-opt %s --split-input-file --moon-autodiff | moonc-opt --split-input-file > /dev/null
+// FileCheck sees the general path (--moon-ndual-max-width=0); the fused
+// N-wide dual path has its own tests in ../ndual/.
 
 // A value the reverse sweep needs that cannot be recomputed (math.exp)
 // inside a scf.for whose trip count is known before the loop is saved in a

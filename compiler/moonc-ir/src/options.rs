@@ -1,0 +1,30 @@
+//! moonc's global options that passes read (LLVM command-line options
+//! defined in the moon dialect's C API, so `moonc-opt` parses them).
+
+use crate::ffi;
+use mlir_sys::{MlirLocation, MlirStringRef};
+
+/// `--moon-ndual-max-width`: the largest number of distinct differentiable
+/// inputs of an element function that reverse mode fuses with N-wide duals
+/// (0: the fused path is off).
+pub fn ndual_max_width() -> u32 {
+    // SAFETY: reads a global option.
+    unsafe { ffi::moonNdualMaxWidth() }
+}
+
+/// Sets `--moon-ndual-max-width` (for the `moonc` driver).
+pub fn set_ndual_max_width(width: u32) {
+    // SAFETY: writes a global option; passes read it only while running.
+    unsafe { ffi::moonSetNdualMaxWidth(width) }
+}
+
+/// Emits `message` as a remark at `location` when `--moon-remarks` is on.
+pub fn remark(location: MlirLocation, message: &str) {
+    let text = MlirStringRef {
+        data: message.as_ptr().cast(),
+        length: message.len(),
+    };
+    // SAFETY: the location is live and the text outlives the call, which
+    // copies it.
+    unsafe { ffi::moonEmitRemark(location, text) }
+}
