@@ -93,6 +93,11 @@ fn partials(b: &mut Builder, ops: &[Op], inputs: &[Value], outputs: &[Value]) ->
     result
 }
 
+/// The `arith.constant` defining `v`, if it is one.
+fn constant(v: Value) -> Option<Op> {
+    v.defining_op().filter(|op| op.name() == "arith.constant")
+}
+
 /// Checks that `ops` are pure scalar element operations with forward rules.
 fn element_ops(ops: &[Op]) -> Result<(), String> {
     for &op in ops {
@@ -108,7 +113,14 @@ fn element_ops(ops: &[Op]) -> Result<(), String> {
             .results()
             .iter()
             .all(|r| !r.ty().is_memref() && !r.ty().is_vector());
-        if !pure || !scalar || !op.regions().is_empty() {
+        // Integer and index arithmetic (indices, counters) has no rules.
+        let integral = (name.starts_with("arith.") || name.starts_with("index."))
+            && op
+                .operands()
+                .iter()
+                .chain(&op.results())
+                .all(|v| !v.ty().is_float());
+        if !(pure || integral) || !scalar || !op.regions().is_empty() {
             return Err(format!(
                 "its body holds `{name}`, not a pure element operation"
             ));
@@ -356,7 +368,21 @@ fn emit_generic(
         .collect();
     let rank = iterators.len();
 
-    // The forward sweep: the generic, extended with one output per partial.
+    // The forward sweep: the generic, extended with one output per partial
+    // that is not a constant (those are used directly: a sum's all-ones
+    // Jacobian). The partials are first built in the old body, which is
+    // then cloned into the new generic.
+    let old = op.regions()[0].entry().expect("a body");
+    let old_yield = old.terminator().expect("a yield");
+    let body_ops: Vec<Op> = old.ops().into_iter().filter(|&o| o != old_yield).collect();
+    let inputs: Vec<Value> = plan.inputs.iter().map(|&(v, _, _)| v).collect();
+    let elements: Vec<Value> = plan.outs.iter().map(|&(_, f, _)| f).collect();
+    let parts = partials(
+        &mut Builder::before(old_yield),
+        &body_ops,
+        &inputs,
+        &elements,
+    );
     let mut b = Builder::before(op);
     let space = operands[plan.space];
     let sizes: Vec<Value> = (0..space.ty().shape().len())
@@ -365,25 +391,32 @@ fn emit_generic(
             b.value("memref.dim", &[space, d], b.ctx.index(), &[])
         })
         .collect();
-    let mut buffers = vec![];
-    for &(o, _, _) in &plan.outs {
-        for _ in &plan.inputs {
-            let element = operands[ins + o].ty().element();
-            buffers.push(s.tape_buffer(&mut b, &sizes, element));
+    let mut buffers: HashMap<(usize, usize), Value> = HashMap::new();
+    let mut stored = vec![];
+    for (o, row) in parts.iter().enumerate() {
+        for (k, &p) in row.iter().enumerate() {
+            if constant(p).is_none() {
+                buffers.insert((o, k), s.tape_buffer(&mut b, &sizes, p.ty()));
+                stored.push(p);
+            }
         }
     }
     let mut all_outs = operands[ins..].to_vec();
-    all_outs.extend(&buffers);
     let mut all_maps = maps.to_vec();
-    all_maps.extend(buffers.iter().map(|_| maps[plan.space].clone()));
+    for o in 0..parts.len() {
+        for k in 0..inputs.len() {
+            if let Some(&buffer) = buffers.get(&(o, k)) {
+                all_outs.push(buffer);
+                all_maps.push(maps[plan.space].clone());
+            }
+        }
+    }
     let (_, block, yield_) =
         build_generic(&mut b, &operands[..ins], &all_outs, &all_maps, &iterators);
-    let old = op.regions()[0].entry().expect("a body");
     let mut mapping: HashMap<Value, Value> = old.args().into_iter().zip(block.args()).collect();
     let mut fb = Builder::before(yield_);
-    let mut cloned = vec![];
     for inner in old.ops() {
-        if inner.name() == "linalg.yield" {
+        if inner == old_yield {
             continue;
         }
         let clone = fb.insert(inner.clone_detached());
@@ -396,22 +429,11 @@ fn emit_generic(
         for (r, c) in inner.results().into_iter().zip(clone.results()) {
             mapping.insert(r, c);
         }
-        cloned.push(clone);
     }
     let at = |v: &Value| *mapping.get(v).unwrap_or(v);
-    let inputs: Vec<Value> = plan.inputs.iter().map(|(v, _, _)| at(v)).collect();
-    let elements: Vec<Value> = plan.outs.iter().map(|(_, f, _)| at(f)).collect();
-    let parts = partials(&mut fb, &cloned, &inputs, &elements);
-    let mut yielded: Vec<Value> = old
-        .terminator()
-        .expect("a yield")
-        .operands()
-        .iter()
-        .map(at)
-        .collect();
-    yielded.extend(parts.into_iter().flatten());
+    let mut yielded: Vec<Value> = old_yield.operands().iter().map(at).collect();
+    yielded.extend(stored.iter().map(at));
     yield_.set_operands(&yielded);
-    op.erase();
 
     // The reverse sweep: each input's adjoint is the sum over the outputs
     // of the output's adjoint times the partial, reduced over the
@@ -456,7 +478,6 @@ fn emit_generic(
     if aliased {
         zero_outputs(s);
     }
-    let n = plan.inputs.len();
     for (k, &(_, primal, input)) in plan.inputs.iter().enumerate() {
         let (into, map) = match input {
             Some(i) => (s.shadow(op_at(&s.b), operands[i])?, maps[i].clone()),
@@ -484,9 +505,11 @@ fn emit_generic(
             .iter()
             .map(|&(o, _, _)| maps[ins + o].clone())
             .collect();
-        for j in 0..plan.outs.len() {
-            g_ins.push(buffers[j * n + k]);
-            g_maps.push(maps[plan.space].clone());
+        for o in 0..plan.outs.len() {
+            if let Some(&buffer) = buffers.get(&(o, k)) {
+                g_ins.push(buffer);
+                g_maps.push(maps[plan.space].clone());
+            }
         }
         g_maps.push(map);
         let (_, block, yield_) = build_generic(&mut s.b, &g_ins, &[into], &g_maps, &its);
@@ -494,8 +517,18 @@ fn emit_generic(
         let m = plan.outs.len();
         let mut gb = Builder::before(yield_);
         let seeds: Vec<Option<Value>> = a[..m].iter().map(|&v| Some(v)).collect();
-        let total = weighted(&mut gb, &seeds, &a[m..2 * m]).expect("at least one output");
-        let sum = gb.value("arith.addf", &[a[2 * m], total], total.ty(), &[]);
+        let mut next = m;
+        let column: Vec<Value> = (0..m)
+            .map(|o| match constant(parts[o][k]) {
+                Some(c) => gb.insert(c.clone_detached()).result(0),
+                None => {
+                    next += 1;
+                    a[next - 1]
+                }
+            })
+            .collect();
+        let total = weighted(&mut gb, &seeds, &column).expect("at least one output");
+        let sum = gb.value("arith.addf", &[a[next], total], total.ty(), &[]);
         yield_.set_operands(&[sum]);
         if input.is_none() {
             let total = s.b.value("memref.load", &[into], primal.ty(), &[]);
@@ -509,6 +542,7 @@ fn emit_generic(
     } else {
         zero_outputs(s);
     }
+    op.erase();
     Ok(())
 }
 
@@ -806,14 +840,14 @@ fn emit_loop(
         let mut tape: HashMap<(usize, usize), Value> = HashMap::new();
         for (o, row) in parts.iter().enumerate() {
             for (k, &p) in row.iter().enumerate() {
-                if k < loads || o >= sums {
+                if (k < loads || o >= sums) && constant(p).is_none() {
                     let buffer = s.tape_buffer(&mut pre, &[n], p.ty());
                     fb.create("memref.store", &[p, buffer, iteration], &[], &[], &[], &[]);
                     tape.insert((o, k), buffer);
                 }
             }
         }
-        reverse_loop(s, op, plan, &tape, n, &outputs, &inputs, &seed_of)?;
+        reverse_loop(s, op, plan, &parts, &tape, n, &seed_of)?;
     }
     for (o, v, cell) in cells {
         let total = s.b.value("memref.load", &[cell], v.ty(), &[]);
@@ -833,10 +867,9 @@ fn reverse_loop(
     s: &mut ReverseState,
     op: Op,
     plan: &LoopPlan,
+    parts: &[Vec<Value>],
     tape: &HashMap<(usize, usize), Value>,
     n: Value,
-    outputs: &[Value],
-    inputs: &[Value],
     seed_of: &dyn Fn(usize) -> Value,
 ) -> Result<(), Error> {
     let ctx = s.ctx();
@@ -869,7 +902,7 @@ fn reverse_loop(
         .iter()
         .map(|&(j, _, _)| Some(seed_of(j)))
         .collect();
-    seeds.resize(outputs.len(), None);
+    seeds.resize(parts.len(), None);
     for (o, store) in plan.stores.iter().enumerate().rev() {
         let shadow = s.shadow(*store, store.operand(1))?;
         let mut operands = vec![shadow];
@@ -885,22 +918,28 @@ fn reverse_loop(
             seeds[sums + o] = Some(seed);
         }
     }
-    for (k, _) in inputs.iter().enumerate() {
-        let stored_outputs: Vec<usize> = (0..outputs.len())
-            .filter(|o| tape.contains_key(&(*o, k)))
+    for k in 0..loads + plan.invariants.len() {
+        // Outputs whose partials the forward sweep stored or are constants.
+        let outputs: Vec<usize> = (0..parts.len())
+            .filter(|&o| k < loads || o >= sums)
             .collect();
-        let column: Vec<Value> = stored_outputs
+        let column: Vec<Value> = outputs
             .iter()
-            .map(|&o| {
-                b.value(
-                    "memref.load",
-                    &[tape[&(o, k)], iteration],
-                    outputs[o].ty(),
-                    &[],
-                )
+            .map(|&o| match tape.get(&(o, k)) {
+                Some(&buffer) => {
+                    b.value("memref.load", &[buffer, iteration], parts[o][k].ty(), &[])
+                }
+                None => b
+                    .insert(
+                        parts[o][k]
+                            .defining_op()
+                            .expect("a constant")
+                            .clone_detached(),
+                    )
+                    .result(0),
             })
             .collect();
-        let column_seeds: Vec<Option<Value>> = stored_outputs.iter().map(|&o| seeds[o]).collect();
+        let column_seeds: Vec<Option<Value>> = outputs.iter().map(|&o| seeds[o]).collect();
         let Some(total) = weighted(&mut b, &column_seeds, &column) else {
             continue;
         };

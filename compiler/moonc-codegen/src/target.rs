@@ -35,7 +35,11 @@ fn initialize() {
     ONCE.call_once(|| {
         Target::initialize_native(&InitializationConfig::default())
             .expect("LLVM was built with the host target");
-        let arguments = [c"moonc", c"-force-ordered-reductions"];
+        let arguments = [
+            c"moonc",
+            c"-force-ordered-reductions",
+            c"-enable-loop-flatten",
+        ];
         let pointers: Vec<_> = arguments.iter().map(|a| a.as_ptr()).collect();
         // SAFETY: NUL-terminated static strings, read during the call.
         unsafe {
