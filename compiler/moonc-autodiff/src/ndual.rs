@@ -1003,11 +1003,17 @@ fn emit_selection(s: &mut ReverseState, op: Op, plan: &LoopPlan, seed: Value) ->
     element.sort_by_key(|o| body.ops().iter().position(|b| b == o));
     let eq = ctx.attr("1 : i64");
 
-    // The scan: the first (last) iteration whose element equals the result.
+    // The scan: the first (last) iteration whose element equals the result;
+    // none runs when the adjoint is zero (as in lse, where the max's
+    // adjoint cancels).
+    let zero_seed = s.b.float(seed.ty(), 0.0);
+    let une = ctx.attr("13 : i64");
+    let nonzero = s.b.value("arith.cmpf", &[seed, zero_seed], i1, &[("predicate", une)]);
+    let scanned = s.b.value("arith.select", &[nonzero, n, zero], index, &[]);
     let (region, block) = Region::with_block(&[index, index], op.loc());
     let scan = s.b.create(
         "scf.for",
-        &[zero, n, one, none],
+        &[zero, scanned, one, none],
         &[index],
         &[],
         &[region],

@@ -49,7 +49,7 @@ MLIR_CAPI_EXPORTED MlirModule moonParseModule(MlirContext context,
 
 /// The default of `--moon-ndual-max-width`, chosen by the sweep in
 /// `bench/ndual/` (see its README).
-#define MOON_NDUAL_DEFAULT_MAX_WIDTH 8
+#define MOON_NDUAL_DEFAULT_MAX_WIDTH 24
 
 /// The largest width of the fused N-wide dual path of reverse mode
 /// (`--moon-ndual-max-width`); 0 when the path is turned off.
