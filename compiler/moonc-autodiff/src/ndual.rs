@@ -1008,7 +1008,8 @@ fn emit_selection(s: &mut ReverseState, op: Op, plan: &LoopPlan, seed: Value) ->
     // adjoint cancels).
     let zero_seed = s.b.float(seed.ty(), 0.0);
     let une = ctx.attr("13 : i64");
-    let nonzero = s.b.value("arith.cmpf", &[seed, zero_seed], i1, &[("predicate", une)]);
+    let nonzero =
+        s.b.value("arith.cmpf", &[seed, zero_seed], i1, &[("predicate", une)]);
     let scanned = s.b.value("arith.select", &[nonzero, n, zero], index, &[]);
     let (region, block) = Region::with_block(&[index, index], op.loc());
     let scan = s.b.create(

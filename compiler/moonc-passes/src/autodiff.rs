@@ -48,7 +48,13 @@ writes, induction variables) or taped: in a buffer sized before the
 outermost loop when all enclosing loops are `scf.for` with bounds known
 there, else on moonrt's LIFO tape (`moonrt_tape_push_*`/`pop_*`). Loads of
 memory the call may overwrite are taped, so mutation and aliasing need no
-memory restore. `dup` shadows are accumulated into. Calls use a split pair
+memory restore. `dup` shadows are accumulated into. Elementwise `linalg.generic`s and
+`scf.for` loops (maps, broadcasts, sums, max/min selections) take the fused
+N-wide dual path when they qualify: the forward sweep computes the value
+and all N partials of the element function, the reverse sweep multiplies
+and adds them (`docs/ndual.md`; `--moon-ndual-max-width=N` bounds N, 0
+turns the path off; `--moon-remarks` says which path each loop takes and
+why). Calls use a split pair
 `@g_fwd_…`/`@g_rev_…` of the callee (recursion works); a custom rule's
 `vjp` function is called in the reverse sweep instead.
 

@@ -9,6 +9,7 @@
 #include "Moon/MoonOps.h"
 #include "Moon/MoonPipelines.h"
 
+#include "mlir/CAPI/Diagnostics.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Registration.h"
@@ -17,7 +18,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "mlir/CAPI/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"

@@ -1,0 +1,121 @@
+// RUN: moonc-opt %s --split-input-file --moon-autodiff | FileCheck %s
+// RUN: moonc-opt %s --split-input-file --moon-autodiff | moonc-opt --split-input-file > /dev/null
+
+// The IR of the fused N-wide dual path (see docs/ndual.md).
+
+// A linalg map: the forward sweep's generic also writes the partial
+// d exp(x)/dx into a buffer (counted as tape); the reverse is one generic
+// that multiplies it by the output's adjoint into the input's. x and y
+// are arguments (they may alias), so the output's adjoint is copied and
+// zeroed first.
+#id = affine_map<(i) -> (i)>
+func.func @map(%x: memref<8xf64>, %y: memref<8xf64>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<8xf64>) outs(%y : memref<8xf64>) {
+  ^bb0(%v: f64, %o: f64):
+    %e = math.exp %v : f64
+    linalg.yield %e : f64
+  }
+  return
+}
+func.func @g(%x: memref<8xf64>, %y: memref<8xf64>, %dx: memref<8xf64>, %dy: memref<8xf64>) {
+  moon.vjp @map(%x, %y, %dx, %dy) : (memref<8xf64>, memref<8xf64>, memref<8xf64>, memref<8xf64>) -> ()
+  return
+}
+// CHECK-LABEL: func.func private @map_vjp_dd_
+// CHECK: %[[P:.*]] = memref.alloc({{.*}}) : memref<?xf64>
+// CHECK: call @moonrt_tape_note_alloc
+// CHECK: linalg.generic {{.*}} ins(%arg0 : memref<8xf64>) outs(%arg1, %[[P]] : memref<8xf64>, memref<?xf64>)
+// CHECK: %[[E:.*]] = math.exp
+// CHECK: %[[D:.*]] = arith.mulf {{.*}}, %[[E]]
+// CHECK: linalg.yield %[[E]], %[[D]]
+// CHECK: memref.copy %arg3, %[[COPY:.*]] :
+// CHECK: linalg.fill {{.*}} outs(%arg3 : memref<8xf64>)
+// CHECK: linalg.generic {{.*}} ins(%[[COPY]], %[[P]] : memref<8xf64>, memref<?xf64>) outs(%arg2 : memref<8xf64>)
+// CHECK-NEXT: ^bb0(%[[DY:.*]]: f64, %[[PI:.*]]: f64, %[[DX:.*]]: f64):
+// CHECK-NEXT: %[[T:.*]] = arith.mulf %[[DY]], %[[PI]]
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[DX]], %[[T]]
+// CHECK-NEXT: linalg.yield %[[S]]
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.dealloc %[[COPY]]
+// CHECK-NEXT: memref.dealloc %[[P]]
+// CHECK-NEXT: call @moonrt_tape_note_free
+// CHECK-NEXT: return
+
+// -----
+
+// A loop summing f(x[i], s) whose sum's adjoint is known only after it
+// (through log): the partial d f/dx[i] is stored per iteration, the one
+// with respect to the invariant s summed in the loop; the reverse loop
+// (backwards) only multiplies and adds.
+func.func @sum(%x: memref<?xf64>, %s: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %z = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %p = arith.mulf %v, %s : f64
+    %e = math.exp %p : f64
+    %a = arith.addf %acc, %e : f64
+    scf.yield %a : f64
+  }
+  %l = math.log %r : f64
+  return %l : f64
+}
+func.func @g(%x: memref<?xf64>, %dx: memref<?xf64>, %s: f64) -> (f64, f64) {
+  %r:2 = moon.value_and_grad @sum(%x, %s, %dx) : (memref<?xf64>, f64, memref<?xf64>) -> (f64, f64)
+  return %r#0, %r#1 : f64, f64
+}
+// CHECK-LABEL: func.func private @sum_vjp_da_a
+// CHECK: %[[CELL:.*]] = memref.alloca() : memref<f64>
+// CHECK: %[[P:.*]] = memref.alloc({{.*}}) : memref<?xf64>
+// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args
+// CHECK: %[[K:.*]] = arith.divui
+// CHECK: %[[E:.*]] = math.exp
+// CHECK: memref.load %[[CELL]][]
+// CHECK: memref.store {{.*}}, %[[CELL]][]
+// CHECK: memref.store {{.*}}, %[[P]][%[[K]]]
+// CHECK: %[[SBAR:.*]] = arith.divf %arg3, %{{.*}} : f64
+// CHECK: scf.for
+// CHECK: %[[PK:.*]] = memref.load %[[P]]
+// CHECK: arith.mulf %[[SBAR]], %[[PK]]
+// CHECK: memref.store {{.*}}, %arg2
+// CHECK-NOT: math.exp
+// CHECK: memref.load %[[CELL]][]
+// CHECK: arith.mulf %[[SBAR]]
+
+// -----
+
+// A sum whose adjoint is an argument, in a function that writes no
+// memory: the adjoints are accumulated by the forward loop itself, and
+// nothing is stored.
+func.func @direct(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %z = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %e = math.sin %v : f64
+    %a = arith.addf %acc, %e : f64
+    scf.yield %a : f64
+  }
+  return %r : f64
+}
+func.func @g(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
+  %r = moon.value_and_grad @direct(%x, %dx) : (memref<?xf64>, memref<?xf64>) -> f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @direct_vjp_d_a
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args
+// CHECK: math.sin
+// CHECK: math.cos
+// CHECK: %[[T:.*]] = arith.mulf %arg2, %{{.*}} : f64
+// CHECK: %[[OLD:.*]] = memref.load %arg1[%[[I]]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[T]]
+// CHECK: memref.store %[[NEW]], %arg1[%[[I]]]
+// CHECK: scf.yield
+// CHECK-NOT: scf.for
+// CHECK: return
