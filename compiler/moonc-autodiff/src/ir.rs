@@ -8,7 +8,7 @@
 //! pass run over a module they own.
 
 use mlir_sys as sys;
-use std::{ffi::c_void, fmt};
+use std::{collections::HashMap, ffi::c_void, fmt};
 
 /// `text` as a borrowed MLIR string reference.
 fn string_ref(text: &str) -> sys::MlirStringRef {
@@ -717,6 +717,21 @@ impl Builder {
         match self.anchor {
             Anchor::Before(op) | Anchor::After(op) => op,
             Anchor::End(block) => block.parent_op(),
+        }
+    }
+
+    /// Inserts clones of `ops` (in order), their operands renamed by
+    /// `mapping`, which gains each result's clone.
+    pub fn clone_remapped(&mut self, ops: &[Op], mapping: &mut HashMap<Value, Value>) {
+        for &op in ops {
+            let clone = self.insert(op.clone_detached());
+            let remapped: Vec<Value> = op
+                .operands()
+                .iter()
+                .map(|v| *mapping.get(v).unwrap_or(v))
+                .collect();
+            clone.set_operands(&remapped);
+            mapping.extend(op.results().into_iter().zip(clone.results()));
         }
     }
 

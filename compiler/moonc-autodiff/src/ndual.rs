@@ -31,11 +31,11 @@
 //! forward loop and nothing is stored.
 
 use crate::{
-    activity::{root, split_ins_outs},
+    activity::split_ins_outs,
     expr::{self, Env, Term},
     ir::{Block, Builder, Op, Region, Value},
     reverse::{ReverseState, trip_count},
-    rules::{self, Forward, Rule, build_generic, projected_dims},
+    rules::{self, Forward, Rule, build_generic, may_alias, projected_dims},
 };
 use moonc_ir::{Error, options};
 use std::collections::HashMap;
@@ -414,22 +414,8 @@ fn emit_generic(
     let (_, block, yield_) =
         build_generic(&mut b, &operands[..ins], &all_outs, &all_maps, &iterators);
     let mut mapping: HashMap<Value, Value> = old.args().into_iter().zip(block.args()).collect();
-    let mut fb = Builder::before(yield_);
-    for inner in old.ops() {
-        if inner == old_yield {
-            continue;
-        }
-        let clone = fb.insert(inner.clone_detached());
-        let remapped: Vec<Value> = inner
-            .operands()
-            .iter()
-            .map(|v| *mapping.get(v).unwrap_or(v))
-            .collect();
-        clone.set_operands(&remapped);
-        for (r, c) in inner.results().into_iter().zip(clone.results()) {
-            mapping.insert(r, c);
-        }
-    }
+    let ops = old.ops();
+    Builder::before(yield_).clone_remapped(&ops[..ops.len() - 1], &mut mapping);
     let at = |v: &Value| *mapping.get(v).unwrap_or(v);
     let mut yielded: Vec<Value> = old_yield.operands().iter().map(at).collect();
     yielded.extend(stored.iter().map(at));
@@ -549,14 +535,6 @@ fn emit_generic(
 /// An operation at the builder's insertion point (for locating errors).
 fn op_at(b: &Builder) -> Op {
     b.anchor_op()
-}
-
-/// Whether two memrefs may share memory: the same buffer, or two
-/// arguments of the function (a caller may pass one buffer twice).
-fn may_alias(s: &ReverseState, a: Value, b: Value) -> bool {
-    let (a, b) = (root(a), root(b));
-    let argument = |v: Value| v.block() == s.body() && v.defining_op().is_none();
-    a == b || (argument(a) && argument(b))
 }
 
 // ---------------------------------------------------------------- scf.for
@@ -964,19 +942,8 @@ fn reverse_loop(
 /// value `i`; returns the mapping from the body's values to the clones'.
 fn clone_iteration(b: &mut Builder, op: Op, i: Value, ops: &[Op]) -> HashMap<Value, Value> {
     let body = op.regions()[0].entry().expect("a loop body");
-    let mut mapping: HashMap<Value, Value> = HashMap::from([(body.args()[0], i)]);
-    for &inner in ops {
-        let clone = b.insert(inner.clone_detached());
-        let remapped: Vec<Value> = inner
-            .operands()
-            .iter()
-            .map(|v| *mapping.get(v).unwrap_or(v))
-            .collect();
-        clone.set_operands(&remapped);
-        for (r, c) in inner.results().into_iter().zip(clone.results()) {
-            mapping.insert(r, c);
-        }
-    }
+    let mut mapping = HashMap::from([(body.args()[0], i)]);
+    b.clone_remapped(ops, &mut mapping);
     mapping
 }
 

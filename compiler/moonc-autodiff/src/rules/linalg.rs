@@ -431,7 +431,7 @@ struct Target {
 /// arguments of the function (a caller may pass one buffer twice). A
 /// generic may only read and write one buffer at the same indices, so
 /// aliasing matters only between an input and an output of one map.
-fn may_alias(s: &ReverseState, a: Value, b: Value) -> bool {
+pub(crate) fn may_alias(s: &ReverseState, a: Value, b: Value) -> bool {
     let (a, b) = (root(a), root(b));
     let argument = |v: Value| v.block() == s.body() && v.defining_op().is_none();
     a == b || (argument(a) && argument(b))
@@ -716,22 +716,12 @@ impl Generic<'_> {
                 s.activity.mark(a);
             }
         }
-        for inner in self.body.ops() {
-            if inner.name() == "linalg.yield" {
-                continue;
-            }
-            let clone = b.insert(inner.clone_detached());
-            let remapped: Vec<Value> = inner
-                .operands()
-                .iter()
-                .map(|v| *mapping.get(v).unwrap_or(v))
-                .collect();
-            clone.set_operands(&remapped);
-            for (r, c) in inner.results().into_iter().zip(clone.results()) {
-                mapping.insert(r, c);
-                if s.activity.is_active(r) {
-                    s.activity.mark(c);
-                }
+        let ops = self.body.ops();
+        let ops = &ops[..ops.len() - 1];
+        b.clone_remapped(ops, &mut mapping);
+        for r in ops.iter().flat_map(|o| o.results()) {
+            if s.activity.is_active(r) {
+                s.activity.mark(mapping[&r]);
             }
         }
         let seeds: Vec<(Value, Value)> = self

@@ -12,7 +12,7 @@ mod arith;
 mod cf;
 mod func;
 mod linalg;
-pub(crate) use linalg::{build_generic, projected_dims};
+pub(crate) use linalg::{build_generic, may_alias, projected_dims};
 mod math;
 mod memref;
 mod scf;
