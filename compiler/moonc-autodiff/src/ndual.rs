@@ -427,7 +427,7 @@ fn emit_generic(
     let seeds: Vec<Value> = plan
         .outs
         .iter()
-        .map(|&(o, _, _)| s.shadow(op_at(&s.b), operands[ins + o]))
+        .map(|&(o, _, _)| s.shadow(op, operands[ins + o]))
         .collect::<Result<_, _>>()?;
     let aliased = plan.inputs.iter().any(|&(_, _, i)| {
         i.is_some_and(|i| {
@@ -466,7 +466,7 @@ fn emit_generic(
     }
     for (k, &(_, primal, input)) in plan.inputs.iter().enumerate() {
         let (into, map) = match input {
-            Some(i) => (s.shadow(op_at(&s.b), operands[i])?, maps[i].clone()),
+            Some(i) => (s.shadow(op, operands[i])?, maps[i].clone()),
             None => {
                 let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
                 (
@@ -530,11 +530,6 @@ fn emit_generic(
     }
     op.erase();
     Ok(())
-}
-
-/// An operation at the builder's insertion point (for locating errors).
-fn op_at(b: &Builder) -> Op {
-    b.anchor_op()
 }
 
 // ---------------------------------------------------------------- scf.for
@@ -840,7 +835,6 @@ fn emit_loop(
 /// iterations backwards that reads and zeroes the stored elements'
 /// adjoints, then adds each output's adjoint times its partial to the
 /// inputs' adjoints.
-#[allow(clippy::too_many_arguments)]
 fn reverse_loop(
     s: &mut ReverseState,
     op: Op,
