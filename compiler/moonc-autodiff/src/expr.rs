@@ -19,7 +19,7 @@
 //! Evaluation tracks symbolic zeros (the tangent of an inactive operand):
 //! `0 * a` and `0 + a` build nothing, so inactive operands cost nothing.
 
-use crate::ir::{Builder, Type, Value};
+use crate::ir::{Builder, Op, Type, Value};
 
 /// A parsed rule expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -160,6 +160,33 @@ impl Parser {
             return Expr::Operand(n);
         }
         panic!("unknown name `{token}` in a rule")
+    }
+}
+
+/// The tangent of `op`'s (single) result by its forward rule `text`, built
+/// with `b` from the operands' tangents (`None`: zero); `None` when the
+/// tangent is zero.
+pub fn tangent(
+    b: &mut Builder,
+    op: Op,
+    text: &str,
+    tangents: &[Option<Value>],
+    tangent_type: Type,
+    width: u32,
+) -> Option<Value> {
+    let name = op.name();
+    let operands = op.operands();
+    let env = Env {
+        op_name: &name,
+        operands: &operands,
+        tangents,
+        result: op.result(0),
+        tangent_type,
+        width,
+    };
+    match env.eval(b, &parse(text)) {
+        Term::Zero => None,
+        term => Some(env.tangent_value(b, term)),
     }
 }
 

@@ -12,7 +12,7 @@
 
 use crate::{
     activity::Activity,
-    expr::{self, Env, Term},
+    expr,
     ir::{Block, Builder, Ctx, Op, Region, Type, Value},
     reverse,
     rules::{self, Forward},
@@ -472,21 +472,10 @@ impl FunctionState<'_> {
                 }
                 let tangents: Vec<Option<Value>> =
                     operands.iter().map(|&v| self.tangent(v)).collect();
-                let env = Env {
-                    op_name: &name,
-                    operands: &operands,
-                    tangents: &tangents,
-                    result,
-                    tangent_type: self.tangent_type(result.ty()),
-                    width: self.width,
-                };
+                let ty = self.tangent_type(result.ty());
                 let mut b = Builder::after(op);
-                match env.eval(&mut b, &expr::parse(text)) {
-                    Term::Zero => {}
-                    term => {
-                        let t = env.tangent_value(&mut b, term);
-                        self.tangents.insert(result, t);
-                    }
+                if let Some(t) = expr::tangent(&mut b, op, text, &tangents, ty, self.width) {
+                    self.tangents.insert(result, t);
                 }
                 Ok(())
             }

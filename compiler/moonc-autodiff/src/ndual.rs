@@ -32,7 +32,7 @@
 
 use crate::{
     activity::split_ins_outs,
-    expr::{self, Env, Term},
+    expr,
     ir::{Block, Builder, Op, Region, Value},
     reverse::{ReverseState, trip_count},
     rules::{self, Forward, Rule, build_generic, may_alias, projected_dims},
@@ -53,32 +53,23 @@ fn partials(b: &mut Builder, ops: &[Op], inputs: &[Value], outputs: &[Value]) ->
         let mut tangents: HashMap<Value, Value> = HashMap::new();
         tangents.insert(input, b.float(input.ty(), 1.0));
         for &op in ops {
-            let name = op.name();
             let Some(Rule {
                 forward: Forward::Expr(text),
                 ..
-            }) = rules::lookup(&name)
+            }) = rules::lookup(&op.name())
             else {
                 continue;
             };
-            let operands = op.operands();
-            let known: Vec<Option<Value>> =
-                operands.iter().map(|v| tangents.get(v).copied()).collect();
+            let known: Vec<Option<Value>> = op
+                .operands()
+                .iter()
+                .map(|v| tangents.get(v).copied())
+                .collect();
             if known.iter().all(Option::is_none) {
                 continue;
             }
             let result = op.result(0);
-            let env = Env {
-                op_name: &name,
-                operands: &operands,
-                tangents: &known,
-                result,
-                tangent_type: result.ty(),
-                width: 1,
-            };
-            let term = env.eval(b, &expr::parse(text));
-            if !matches!(term, Term::Zero) {
-                let t = env.tangent_value(b, term);
+            if let Some(t) = expr::tangent(b, op, text, &known, result.ty(), 1) {
                 tangents.insert(result, t);
             }
         }
@@ -848,12 +839,13 @@ fn reverse_loop(
     let index = ctx.index();
     let loads = plan.loads.len();
     let sums = plan.sums.len();
-    let mut cells = vec![];
-    for &v in &plan.invariants {
-        if !plan.stores.is_empty() {
-            cells.push((v, s.b.zero_cell(v.ty())));
-        }
-    }
+    // Invariants' adjoints from the stored elements, summed over them.
+    let cells: Vec<(Value, Value)> = plan
+        .invariants
+        .iter()
+        .filter(|_| !plan.stores.is_empty())
+        .map(|&v| (v, s.b.zero_cell(v.ty())))
+        .collect();
     let (lb, step) = (op.operand(0), op.operand(2));
     let zero = s.b.index(0);
     let one = s.b.index(1);
@@ -1009,19 +1001,16 @@ fn emit_selection(s: &mut ReverseState, op: Op, plan: &LoopPlan, seed: Value) ->
         i1,
         &[("predicate", ctx.attr("1 : i64"))],
     );
+    let t =
+        s.b.value("arith.constant", &[], i1, &[("value", ctx.attr("true"))]);
     let to_init = if first {
         s.b.value("arith.cmpf", &[init, result], i1, &[("predicate", eq)])
     } else {
-        let t =
-            s.b.value("arith.constant", &[], i1, &[("value", ctx.attr("true"))]);
         s.b.value("arith.xori", &[found, t], i1, &[])
     };
-    let zero_f = s.b.float(seed.ty(), 0.0);
     let to_init_seed =
-        s.b.value("arith.select", &[to_init, seed, zero_f], seed.ty(), &[]);
+        s.b.value("arith.select", &[to_init, seed, zero_seed], seed.ty(), &[]);
     s.add_adjoint(init, to_init_seed);
-    let t =
-        s.b.value("arith.constant", &[], i1, &[("value", ctx.attr("true"))]);
     let elsewhere = s.b.value("arith.xori", &[to_init, t], i1, &[]);
     let to_element = s.b.value("arith.andi", &[found, elsewhere], i1, &[]);
 
