@@ -47,6 +47,9 @@ fn check(error: LLVMErrorRef) -> Result<()> {
     }
 }
 
+/// LLVM's OpenMP runtime, which parallel loops call (`__kmpc_fork_call`).
+pub const OPENMP_RUNTIME: &std::ffi::CStr = c"libomp.so.5";
+
 impl Jit {
     /// Loads an object file, resolving its undefined symbols against the
     /// process, libmvec and `runtime` (name, address) pairs.
@@ -59,6 +62,19 @@ impl Jit {
                 unsafe { llvm_sys::support::LLVMLoadLibraryPermanently(c"libmvec.so.1".as_ptr()) };
             if failed != 0 {
                 tracing::warn!("libmvec.so.1 could not be loaded");
+            }
+        }
+        // Loops moon-parallelize made parallel call the OpenMP runtime.
+        if moonc_ir::options::parallel_min_trips() > 0 {
+            // SAFETY: loads a system library by name.
+            let failed =
+                unsafe { llvm_sys::support::LLVMLoadLibraryPermanently(OPENMP_RUNTIME.as_ptr()) };
+            if failed != 0 {
+                return Err(Error::Llvm(
+                    "--moon-parallel-min-trips needs LLVM's OpenMP runtime, libomp.so.5 \
+                     (Debian: libomp5-19), which could not be loaded"
+                        .into(),
+                ));
             }
         }
         let mut raw = ptr::null_mut();

@@ -91,7 +91,7 @@ pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<(
     Ok(())
 }
 
-/// The first operation outside the LLVM dialect left in `module` (an
+/// The first operation outside the LLVM (and OpenMP) dialects left in `module` (an
 /// unrealized cast only when nothing else is left: it merely marks where a
 /// conversion stopped).
 fn first_unlowered(module: &Module) -> Option<MlirOperation> {
@@ -117,7 +117,11 @@ fn first_unlowered(module: &Module) -> Option<MlirOperation> {
                 found.cast.get_or_insert(op);
                 MlirWalkResult_MlirWalkResultAdvance
             }
-            n if n.starts_with("llvm.") => MlirWalkResult_MlirWalkResultAdvance,
+            // OpenMP operations (from --moon-parallel-min-trips) translate
+            // to LLVM IR directly.
+            n if n.starts_with("llvm.") || n.starts_with("omp.") => {
+                MlirWalkResult_MlirWalkResultAdvance
+            }
             _ => {
                 found.op = Some(op);
                 MlirWalkResult_MlirWalkResultInterrupt

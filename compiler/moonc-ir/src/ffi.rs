@@ -41,6 +41,12 @@ unsafe extern "C" {
     /// Sets `--moon-ndual-max-width`.
     pub fn moonSetNdualMaxWidth(width: std::ffi::c_uint);
 
+    /// `--moon-parallel-min-trips`: the least trip count run on all cores.
+    pub fn moonParallelMinTrips() -> u64;
+
+    /// Sets `--moon-parallel-min-trips`.
+    pub fn moonSetParallelMinTrips(trips: u64);
+
     /// Emits a remark at a location when `--moon-remarks` is on.
     pub fn moonEmitRemark(location: MlirLocation, message: MlirStringRef);
 

@@ -18,6 +18,23 @@ pub fn set_ndual_max_width(width: u32) {
     unsafe { ffi::moonSetNdualMaxWidth(width) }
 }
 
+/// `--moon-parallel-min-trips`: the least trip count of a loop that
+/// `moon-parallelize` runs on all cores (0: off).
+pub fn parallel_min_trips() -> u64 {
+    // SAFETY: reads a global option.
+    unsafe { ffi::moonParallelMinTrips() }
+}
+
+/// The least trip count `moonc --parallel` runs on all cores: below it, the
+/// cost of starting the threads (a few microseconds) outweighs the gain.
+pub const PARALLEL_DEFAULT_MIN_TRIPS: u64 = 32768;
+
+/// Sets `--moon-parallel-min-trips` (for the `moonc` driver).
+pub fn set_parallel_min_trips(trips: u64) {
+    // SAFETY: writes a global option; pipelines read it only while built.
+    unsafe { ffi::moonSetParallelMinTrips(trips) }
+}
+
 /// Emits `message` as a remark at `location` when `--moon-remarks` is on.
 pub fn remark(location: MlirLocation, message: &str) {
     let text = MlirStringRef {

@@ -7,6 +7,9 @@ use moonc_ir::pass::PassInfo;
 pub mod autodiff;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
+pub mod inline_alloca_scopes;
+mod memory;
+pub mod parallelize;
 pub mod share_sincos;
 pub mod vmap;
 
@@ -43,6 +46,8 @@ pub static PASSES: &[&PassInfo] = &[
     &vmap::VMAP,
     &autodiff::AUTODIFF,
     &share_sincos::SHARE_SINCOS,
+    &parallelize::PARALLELIZE,
+    &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,
 ];
 
 /// Registers every moonc pass in MLIR's global pass registry (once per

@@ -42,6 +42,9 @@ use values::{Arguments, Results};
 /// and libm.
 pub const LINK_LIBRARIES: &[&str] = &["-lmvec", "-lm"];
 
+/// The OpenMP runtime, which code compiled with `--parallel` also needs.
+pub const OPENMP_LINK_LIBRARY: &str = "-l:libomp.so.5";
+
 /// moonc: automatic differentiation as an MLIR/LLVM compiler toolchain.
 #[derive(Parser)]
 #[command(name = "moonc", version, about)]
@@ -53,6 +56,15 @@ struct Cli {
     /// (0 turns the fused path off; see docs/ndual.md).
     #[arg(long, global = true, value_name = "N")]
     moon_ndual_max_width: Option<u32>,
+    /// Run loops whose iterations are independent on all cores (OpenMP,
+    /// libomp) when they take at least 32768 iterations; the same as
+    /// `--moon-parallel-min-trips 32768` (see docs/parallel.md).
+    #[arg(long, global = true)]
+    parallel: bool,
+    /// Run such loops on all cores when they take at least N iterations (0,
+    /// the default, turns this off).
+    #[arg(long, global = true, value_name = "N", conflicts_with = "parallel")]
+    moon_parallel_min_trips: Option<u64>,
 }
 
 /// What `--args` and `--entry` say about the call to make.
@@ -280,6 +292,12 @@ fn main() {
     let cli = Cli::parse();
     if let Some(width) = cli.moon_ndual_max_width {
         moonc_ir::options::set_ndual_max_width(width);
+    }
+    if cli.parallel {
+        moonc_ir::options::set_parallel_min_trips(moonc_ir::options::PARALLEL_DEFAULT_MIN_TRIPS);
+    }
+    if let Some(trips) = cli.moon_parallel_min_trips {
+        moonc_ir::options::set_parallel_min_trips(trips);
     }
     let outcome = match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),

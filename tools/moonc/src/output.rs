@@ -85,6 +85,9 @@ pub fn link_shared(object: &[u8], destination: &Path) -> Outcome<()> {
         input.path().as_os_str(),
     ];
     arguments.extend(crate::LINK_LIBRARIES.iter().map(std::ffi::OsStr::new));
+    if moonc_ir::options::parallel_min_trips() > 0 {
+        arguments.push(crate::OPENMP_LINK_LIBRARY.as_ref());
+    }
     run_tool(
         &compiler,
         &arguments,

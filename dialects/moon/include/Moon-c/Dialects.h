@@ -62,6 +62,13 @@ MLIR_CAPI_EXPORTED void moonSetNdualMaxWidth(unsigned width);
 MLIR_CAPI_EXPORTED void moonEmitRemark(MlirLocation location,
                                        MlirStringRef message);
 
+/// The least trip count of a loop that `moon-parallelize` runs on all
+/// cores (`--moon-parallel-min-trips`); 0 when that is off.
+MLIR_CAPI_EXPORTED uint64_t moonParallelMinTrips(void);
+
+/// Sets `--moon-parallel-min-trips` (for drivers that parse their own flags).
+MLIR_CAPI_EXPORTED void moonSetParallelMinTrips(uint64_t trips);
+
 /// Registers moonc's named pipelines (`moon-cpu-pipeline`) in MLIR's global
 /// pass registry.
 MLIR_CAPI_EXPORTED void moonRegisterPipelines(void);

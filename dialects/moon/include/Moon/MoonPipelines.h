@@ -11,12 +11,27 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LogicalResult.h"
 
+#include <cstdint>
+#include <string>
+
 namespace mlir::moon {
 
 /// The passes of `moon-cpu-pipeline`, as a textual pass list: lowers
 /// func/arith/math/scf/cf/memref/linalg (on memrefs)/vector/index/ub to the
 /// LLVM dialect, ready for translation to LLVM IR.
 extern const char *const kCpuPipeline;
+
+/// `--moon-parallel-min-trips`: the least trip count of a loop that
+/// `moon-parallelize` runs on all cores; 0 when that is off.
+uint64_t getParallelMinTrips();
+
+/// Sets `--moon-parallel-min-trips` (for drivers that parse their own flags).
+void setParallelMinTrips(uint64_t trips);
+
+/// The passes of `moon-cpu-pipeline` under the current options: those of
+/// `kCpuPipeline`, with moon-parallelize and the OpenMP conversions when
+/// `--moon-parallel-min-trips` is on.
+std::string cpuPipeline();
 
 /// Appends `moon-cpu-pipeline` to `pm`, which must be anchored on
 /// `builtin.module`.

@@ -91,6 +91,12 @@ void moonEmitRemark(MlirLocation location, MlirStringRef message) {
     mlir::emitRemark(unwrap(location)) << unwrap(message);
 }
 
+uint64_t moonParallelMinTrips() { return mlir::moon::getParallelMinTrips(); }
+
+void moonSetParallelMinTrips(uint64_t trips) {
+  mlir::moon::setParallelMinTrips(trips);
+}
+
 void moonRegisterPipelines() { mlir::moon::registerMoonPipelines(); }
 
 MlirLogicalResult moonAddCpuPipeline(MlirOpPassManager pm) {

@@ -9,6 +9,7 @@
 
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::moon {
@@ -34,6 +35,9 @@ namespace mlir::moon {
 //   vectorize as reductions, while llvm.maximum/minimum reductions vectorize;
 // - func-to-llvm comes last among the conversions, so that the helper
 //   functions created above are lowered too.
+// With --moon-parallel-min-trips, canonicalize and cse first simplify the
+// index arithmetic moon-parallelize reads, moon-parallelize turns loops
+// into scf.parallel over chunks, and those become OpenMP (libomp) loops.
 const char *const kCpuPipeline =
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "moon-share-sincos,scf-forall-to-for,expand-strided-metadata,lower-affine,"
@@ -42,6 +46,36 @@ const char *const kCpuPipeline =
     "convert-vector-to-llvm,convert-math-to-llvm,finalize-memref-to-llvm,"
     "convert-index-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,"
     "convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
+
+// An LLVM command-line option, so that `moonc-opt` parses it and lists it
+// in `--help`; the moonc driver sets it through the C API.
+static llvm::cl::opt<uint64_t> parallelMinTrips(
+    "moon-parallel-min-trips",
+    llvm::cl::desc("Run loops whose iterations are independent on all cores "
+                   "(OpenMP) when they take at least this many iterations "
+                   "(0, the default, turns this off)"),
+    llvm::cl::init(0));
+
+uint64_t getParallelMinTrips() { return parallelMinTrips; }
+
+void setParallelMinTrips(uint64_t trips) { parallelMinTrips = trips; }
+
+std::string cpuPipeline() {
+  std::string pipeline = kCpuPipeline;
+  if (parallelMinTrips == 0)
+    return pipeline;
+  auto insertAfter = [&](llvm::StringRef anchor, llvm::StringRef passes) {
+    size_t at = pipeline.find(anchor.str());
+    assert(at != std::string::npos && "anchor pass in the pipeline");
+    pipeline.insert(at + anchor.size(), passes.str());
+  };
+  insertAfter("moon-share-sincos,",
+              "canonicalize,cse,loop-invariant-code-motion,moon-parallelize,"
+              "convert-scf-to-openmp,"
+              "moon-inline-alloca-scopes,");
+  insertAfter("convert-ub-to-llvm,", "convert-openmp-to-llvm,");
+  return pipeline;
+}
 
 LogicalResult buildCpuPipeline(OpPassManager &pm) {
   // The textual pipeline names passes, so they must be registered.
@@ -52,7 +86,7 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
   (void)registered;
   std::string error;
   llvm::raw_string_ostream errorStream(error);
-  if (failed(parsePassPipeline(kCpuPipeline, pm, errorStream))) {
+  if (failed(parsePassPipeline(cpuPipeline(), pm, errorStream))) {
     llvm::errs() << "moon-cpu-pipeline is malformed: " << error << "\n";
     return failure();
   }
