@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bench/ndual: the workloads of the fused-elementwise issue, value and
 # gradient over primal (`ratio`) by `moonc bench` (three processes each, on
-# the default path and on the general path alone (--moon-ndual-max-width=0),
-# the median-ratio one shown), side by side with JAX when build/bench-venv
-# has it. Writes results.json and prints a table. Not a test.
+# the default path, on the general path alone (--moon-ndual-max-width=0) and
+# with --parallel, the median-ratio one shown), side by side with JAX when
+# build/bench-venv has it. Writes results.json and prints a table. Not a test.
 set -euo pipefail
 cd "$(dirname "$0")"
 moonc=${MOONC:-../../target/release/moonc}
@@ -26,6 +26,7 @@ for spec in broadcast_sin_cos_exp:m10 map_sin_cos_exp:m10 sum_sin_1000:x1000 lse
   for _ in 1 2 3; do
     "$moonc" bench ndual.mlir --entry "$entry" --args "@$args" >>"$work/results.jsonl"
     "$moonc" bench ndual.mlir --entry "$entry" --args "@$args" --moon-ndual-max-width 0 >>"$work/fallback.jsonl"
+    "$moonc" --parallel bench ndual.mlir --entry "$entry" --args "@$args" >>"$work/parallel.jsonl"
   done
   "$moonc" grad ndual.mlir --entry "$entry" --args "@$args" >"$work/$entry.grad.json"
   specs+=("$entry:$args:$work/$entry.grad.json")
@@ -37,7 +38,7 @@ else
 fi
 
 python3 - "$work" <<'PY'
-import json, sys
+import json, os, sys
 work = sys.argv[1]
 
 def median_runs(path):
@@ -48,6 +49,7 @@ def median_runs(path):
                 min(x["ratio"] for x in rs), max(x["ratio"] for x in rs)) for e, rs in runs.items()}
 
 fused, fallback = median_runs(f"{work}/results.jsonl"), median_runs(f"{work}/fallback.jsonl")
+parallel = median_runs(f"{work}/parallel.jsonl")
 jax = {r["entry"]: r for r in map(json.loads, open(f"{work}/jax.jsonl"))}
 targets = {"broadcast_sin_cos_exp": 1.5, "map_sin_cos_exp": 1.5, "sum_sin_1000": 1.5, "lse": 2.0, "llsq": 1.5}
 # The path each workload's loops take by default (test/Passes/autodiff/ndual
@@ -61,7 +63,8 @@ cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.start
 print(f"bench/ndual on {cpu}: default (fused where it qualifies) vs --moon-ndual-max-width=0 (general path)")
 print(f"{'workload':<23}{'primal ns':>11}{'grad ns':>10}{'ratio':>7}{'range':>11}{'target':>7}"
       f"{'fallback ns':>12}{'ratio':>7}{'tape B':>10}"
-      + (f"{'jax grad ns':>12}{'speed-up':>9}" if jax else "") + "  path")
+      + (f"{'jax grad ns':>12}{'speed-up':>9}" if jax else "")
+      + f"{'par primal':>11}{'par grad':>10}{'ratio':>7}" + (f"{'speed-up':>9}" if jax else "") + "  path")
 rows = []
 for entry in targets:
     r, lo, hi = fused[entry]
@@ -71,12 +74,18 @@ for entry in targets:
             f"{r['tape_peak_bytes']:>10}")
     if entry in jax:
         line += f"{jax[entry]['grad_ns']:>12.0f}{jax[entry]['grad_ns'] / r['grad_ns']:>9.2f}"
+    p = parallel[entry][0]
+    line += f"{p['primal_ns']:>11.0f}{p['grad_ns']:>10.0f}{p['ratio']:>7.2f}"
+    if entry in jax:
+        line += f"{jax[entry]['grad_ns'] / p['grad_ns']:>9.2f}"
     print(line + f"  {paths[entry]}" + ("" if r["ratio"] <= targets[entry] else "  (missed)"))
-    rows.append({"moonc": r, "range": [lo, hi], "fallback": f, "target": targets[entry],
-                 "path": paths[entry], "jax": jax.get(entry)})
+    rows.append({"moonc": r, "range": [lo, hi], "fallback": f, "parallel": p,
+                 "target": targets[entry], "path": paths[entry], "jax": jax.get(entry)})
 if jax:
     worst = max(j["rel_err"] for j in jax.values())
     print(f"jax {next(iter(jax.values()))['jax']} (jit, CPU, x64; its grad and ratio in results.json); "
           f"speed-up = jax grad ns / grad ns; JAX agrees with moonc grad to {worst:.1e}")
+print("par: moonc --parallel (loops of at least 32768 iterations on all "
+      f"{os.cpu_count()} cores, as JAX uses them)")
 json.dump({"cpu": cpu, "rows": rows}, open("results.json", "w"), indent=2)
 PY
