@@ -48,7 +48,7 @@ fn check(error: LLVMErrorRef) -> Result<()> {
 }
 
 /// LLVM's OpenMP runtime, which parallel loops call (`__kmpc_fork_call`).
-pub const OPENMP_RUNTIME: &std::ffi::CStr = c"libomp.so.5";
+const OPENMP_RUNTIME: &std::ffi::CStr = c"libomp.so.5";
 
 impl Jit {
     /// Loads an object file, resolving its undefined symbols against the

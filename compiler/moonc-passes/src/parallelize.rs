@@ -140,8 +140,8 @@ fn visit(block: Block, min_trips: u64) {
     }
 }
 
-/// One reduction of a qualifying loop: `acc op f` in a carried value (the
-/// loop's result `result`) or in a memory cell (`cell`: its load and store).
+/// One reduction of a qualifying loop: `acc op f` in a carried value or in
+/// a memory cell.
 struct Reduction {
     /// The combining operation in the loop's body.
     combine: Op,

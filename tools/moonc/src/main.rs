@@ -62,8 +62,8 @@ struct Cli {
     #[arg(long, global = true)]
     parallel: bool,
     /// Run such loops on all cores when they take at least N iterations (0,
-    /// the default, turns this off).
-    #[arg(long, global = true, value_name = "N", conflicts_with = "parallel")]
+    /// the default, turns this off; overrides `--parallel`).
+    #[arg(long, global = true, value_name = "N")]
     moon_parallel_min_trips: Option<u64>,
 }
 
