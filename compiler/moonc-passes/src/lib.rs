@@ -11,6 +11,7 @@ pub mod inline_alloca_scopes;
 mod memory;
 pub mod parallelize;
 pub mod share_sincos;
+pub mod uniform_buffers;
 pub mod vmap;
 
 /// The function a `moon.*` request `op` in `module` names (its `callee`),
@@ -45,6 +46,7 @@ pub static PASSES: &[&PassInfo] = &[
     &hvp_to_jvp::HVP_TO_JVP,
     &vmap::VMAP,
     &autodiff::AUTODIFF,
+    &uniform_buffers::UNIFORM_BUFFERS,
     &share_sincos::SHARE_SINCOS,
     &parallelize::PARALLELIZE,
     &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,

@@ -366,7 +366,7 @@ pub fn accumulate(b: &mut Builder, from: Value, into: Value) {
 
 /// The dimensions an affine map's results name (`None` unless each result
 /// is a distinct bare dimension), e.g. `[1, 0]` for `(d0, d1) -> (d1, d0)`.
-pub(crate) fn projected_dims(map: &str) -> Option<Vec<usize>> {
+pub fn projected_dims(map: &str) -> Option<Vec<usize>> {
     let results = map.split("->").nth(1)?;
     let results = results.trim().trim_end_matches('>').trim();
     let inner = results.strip_prefix('(')?.strip_suffix(')')?;

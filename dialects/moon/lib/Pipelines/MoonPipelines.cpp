@@ -15,7 +15,10 @@
 namespace mlir::moon {
 
 // Order matters:
-// - linalg (on memrefs) and vector transfers become scf loops first;
+// - buffers that hold one value everywhere (the broadcast adjoint of a sum)
+//   become that value (moon-uniform-buffers, a Rust pass), while they are
+//   still linalg ops;
+// - linalg (on memrefs) and vector transfers then become scf loops;
 // - loops taking the sine and the cosine of one value are versioned to
 //   compute both with one inline kernel (moon-share-sincos, a Rust pass:
 //   the pipeline is built only where moonc's passes are registered);
@@ -39,7 +42,8 @@ namespace mlir::moon {
 // index arithmetic moon-parallelize reads, moon-parallelize turns loops
 // into scf.parallel over chunks, and those become OpenMP (libomp) loops.
 const char *const kCpuPipeline =
-    "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
+    "moon-uniform-buffers,func.func(convert-linalg-to-loops,convert-vector-to-"
+    "scf),"
     "moon-share-sincos,scf-forall-to-for,expand-strided-metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"
     "convert-scf-to-cf,convert-math-to-funcs,convert-math-to-libm,"
