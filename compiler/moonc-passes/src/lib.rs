@@ -8,6 +8,8 @@ pub mod autodiff;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
 pub mod inline_alloca_scopes;
+pub mod inline_exp;
+mod kernel;
 mod memory;
 pub mod parallelize;
 pub mod share_sincos;
@@ -48,6 +50,7 @@ pub static PASSES: &[&PassInfo] = &[
     &autodiff::AUTODIFF,
     &uniform_buffers::UNIFORM_BUFFERS,
     &share_sincos::SHARE_SINCOS,
+    &inline_exp::INLINE_EXP,
     &parallelize::PARALLELIZE,
     &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,
 ];

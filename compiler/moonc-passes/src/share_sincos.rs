@@ -13,10 +13,10 @@
 //! only when every bound is within 2^20 and the loop writes no memory that
 //! may overlap those buffers. Otherwise the original loop runs.
 
+use crate::kernel::{Kernel, rebuild};
 use crate::memory::{VIEWS, disjoint, fresh, root};
 use melior::{Context, ir::OperationRef};
-use mlir_sys as sys;
-use moonc_autodiff::ir::{Attr, Block, Builder, Op, Region, Type, Value};
+use moonc_autodiff::ir::{Block, Builder, Op, Region, Type, Value};
 use moonc_ir::{Error, pass::PassInfo};
 use std::collections::HashMap;
 
@@ -156,11 +156,10 @@ fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Er
     if by_loop.is_empty() {
         return Ok(());
     }
-    let kernel = Kernel::parse(module);
+    let kernel = Kernel::parse(module, KERNEL, "share_sincos/kernel.mlir");
     for (found, pairs) in by_loop {
         version(found, &pairs, &kernel);
     }
-    kernel.destroy();
     Ok(())
 }
 
@@ -278,65 +277,6 @@ fn outermost_loop(pair: &Pair) -> Option<Op> {
     best
 }
 
-/// The kernel function, parsed once per run.
-struct Kernel {
-    module: sys::MlirModule,
-    body: Block,
-}
-
-impl Kernel {
-    fn parse(anchor: Op) -> Kernel {
-        // SAFETY: the context is live; the text is read during the call.
-        let module = unsafe {
-            let context = sys::mlirOperationGetContext(anchor.0);
-            sys::mlirModuleCreateParse(
-                context,
-                sys::MlirStringRef {
-                    data: KERNEL.as_ptr().cast(),
-                    length: KERNEL.len() - 1,
-                },
-            )
-        };
-        assert!(
-            !module.ptr.is_null(),
-            "share_sincos/kernel.mlir does not parse"
-        );
-        // SAFETY: the module is live.
-        let top = Block(unsafe { sys::mlirModuleGetBody(module) });
-        let function = top.ops()[0];
-        let body = function.regions()[0].blocks()[0];
-        Kernel { module, body }
-    }
-
-    /// Builds the kernel at `b` for `x`; returns (sin x, cos x).
-    fn inline(&self, b: &mut Builder, x: Value) -> (Value, Value) {
-        let mut map: HashMap<Value, Value> = HashMap::new();
-        map.insert(self.body.args()[0], x);
-        for op in self.body.ops() {
-            let operands: Vec<Value> = op.operands().iter().map(|v| map[v]).collect();
-            if op.name() == "func.return" {
-                return (operands[0], operands[1]);
-            }
-            let made = rebuild(b, op, &operands);
-            map.insert(op.result(0), made.result(0));
-        }
-        unreachable!("the kernel ends in func.return")
-    }
-
-    fn destroy(self) {
-        // SAFETY: the module is ours and nothing points into it any more.
-        unsafe { sys::mlirModuleDestroy(self.module) }
-    }
-}
-
-/// A copy of the region-less `op` at `b` with new operands.
-fn rebuild(b: &mut Builder, op: Op, operands: &[Value]) -> Op {
-    let types: Vec<Type> = op.results().iter().map(|v| v.ty()).collect();
-    let attrs = op.attrs();
-    let attrs: Vec<(&str, Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    b.create(&op.name(), operands, &types, &attrs, &[], &[])
-}
-
 /// Versions `found` on the ranges of `pairs`' arguments and inlines the
 /// kernel for the pairs in the fast copy; leaves the loop alone when it
 /// writes memory in a way the check cannot cover.
@@ -411,7 +351,9 @@ fn version(found: Op, pairs: &[Pair], kernel: &Kernel) {
         let (sin, cos) = (twin(pair.sin), twin(pair.cos));
         let first = if precedes(sin, cos) { sin } else { cos };
         let mut at = Builder::before(first);
-        let (s, c) = kernel.inline(&mut at, cos.operand(0));
+        let [s, c] = kernel.inline(&mut at, &[cos.operand(0)])[..] else {
+            unreachable!("the kernel returns the sine and the cosine")
+        };
         sin.result(0).replace_uses(s);
         cos.result(0).replace_uses(c);
         sin.erase();

@@ -1,0 +1,69 @@
+//! Inline math kernels: a function of arith and math operations, written
+//! in MLIR text, parsed once per pass run and copied into loops in place of
+//! library calls (so that the loops still vectorize).
+
+use mlir_sys as sys;
+use moonc_autodiff::ir::{Attr, Block, Builder, Op, Type, Value};
+use std::collections::HashMap;
+
+/// A parsed kernel: the body of the one function of a module.
+pub(crate) struct Kernel {
+    module: sys::MlirModule,
+    body: Block,
+}
+
+impl Kernel {
+    /// Parses `text` (a module holding one function of region-less ops,
+    /// NUL-terminated, as MLIR's parser wants its buffer) in `anchor`'s
+    /// context; `origin` names the file in the panic when it does not parse.
+    pub(crate) fn parse(anchor: Op, text: &str, origin: &str) -> Kernel {
+        assert!(text.ends_with('\0'), "{origin} is not NUL-terminated");
+        // SAFETY: the context is live; the text is read during the call.
+        let module = unsafe {
+            let context = sys::mlirOperationGetContext(anchor.0);
+            sys::mlirModuleCreateParse(
+                context,
+                sys::MlirStringRef {
+                    data: text.as_ptr().cast(),
+                    length: text.len() - 1,
+                },
+            )
+        };
+        assert!(!module.ptr.is_null(), "{origin} does not parse");
+        // SAFETY: the module is live.
+        let top = Block(unsafe { sys::mlirModuleGetBody(module) });
+        let function = top.ops()[0];
+        let body = function.regions()[0].blocks()[0];
+        Kernel { module, body }
+    }
+
+    /// Builds the kernel at `b` for `args`; returns what it returns.
+    pub(crate) fn inline(&self, b: &mut Builder, args: &[Value]) -> Vec<Value> {
+        let mut map: HashMap<Value, Value> =
+            self.body.args().into_iter().zip(args.to_vec()).collect();
+        for op in self.body.ops() {
+            let operands: Vec<Value> = op.operands().iter().map(|v| map[v]).collect();
+            if op.name() == "func.return" {
+                return operands;
+            }
+            let made = rebuild(b, op, &operands);
+            map.insert(op.result(0), made.result(0));
+        }
+        unreachable!("a kernel ends in func.return")
+    }
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        // SAFETY: the module is ours and nothing points into it any more.
+        unsafe { sys::mlirModuleDestroy(self.module) }
+    }
+}
+
+/// A copy of the region-less `op` at `b` with new operands.
+pub(crate) fn rebuild(b: &mut Builder, op: Op, operands: &[Value]) -> Op {
+    let types: Vec<Type> = op.results().iter().map(|v| v.ty()).collect();
+    let attrs = op.attrs();
+    let attrs: Vec<(&str, Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    b.create(&op.name(), operands, &types, &attrs, &[], &[])
+}
