@@ -6,6 +6,21 @@ use mlir_sys as sys;
 use moonc_autodiff::ir::{Attr, Block, Builder, Op, Type, Value};
 use std::collections::HashMap;
 
+/// The loops whose math is computed by inline kernels.
+pub(crate) const LOOPS: &[&str] = &["scf.for", "scf.while", "scf.parallel"];
+
+/// Whether `op` is nested in one of [`LOOPS`] (within its function).
+pub(crate) fn in_loop(op: Op) -> bool {
+    let mut current = op.parent();
+    while let Some(parent) = current {
+        if LOOPS.contains(&parent.name().as_str()) {
+            return true;
+        }
+        current = parent.parent();
+    }
+    false
+}
+
 /// A parsed kernel: the body of the one function of a module.
 pub(crate) struct Kernel {
     module: sys::MlirModule,

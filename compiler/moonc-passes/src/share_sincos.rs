@@ -6,14 +6,16 @@
 //! The inline kernel (`share_sincos/kernel.mlir`) is used only for
 //! |x| <= 2^20 (beyond, its reduction loses accuracy, and far beyond it is
 //! wrong), and a loop that calls libm for larger arguments lane by lane
-//! would not vectorize. So the loop is versioned: before it, the range of
-//! every argument is bounded from the range of the buffer it is computed
-//! from (a min/max sweep over that buffer, then the argument's computation,
-//! which must be monotone, applied to both ends), and the fast copy runs
-//! only when every bound is within 2^20 and the loop writes no memory that
-//! may overlap those buffers. Otherwise the original loop runs.
+//! would not vectorize. An argument that is a sine, cosine, tanh or erf is
+//! within range by construction. Otherwise the loop is versioned: before
+//! it, the range of every argument is bounded from the range of the buffer
+//! it is computed from (a min/max sweep over that buffer, then the
+//! argument's computation, which must be monotone, applied to both ends),
+//! and the fast copy runs only when every bound is within 2^20 and the loop
+//! writes no memory that may overlap those buffers. Otherwise the original
+//! loop runs.
 
-use crate::kernel::{Kernel, rebuild};
+use crate::kernel::{Kernel, LOOPS, in_loop, rebuild};
 use crate::memory::{VIEWS, disjoint, fresh, root};
 use melior::{Context, ir::OperationRef};
 use moonc_autodiff::ir::{Block, Builder, Op, Region, Type, Value};
@@ -29,7 +31,12 @@ Derivatives of sines and cosines take the sine and the cosine of the same
 value; libm computes them separately, each with its own range reduction.
 For every `scf.for`, `scf.while` or `scf.parallel` (the outermost one
 possible) whose body takes `math.sin` and `math.cos` of one f64 value `a`
-in one block, this pass versions the loop:
+in one block, this pass computes the pair with one inline kernel.
+
+When `a` is itself a `math.sin`, `math.cos`, `math.tanh` or `math.erf`
+(within [-1, 1], or NaN), the kernel simply replaces the pair (the
+derivative of `sin(cos(x))` takes the sine and cosine of `cos(x)`).
+Otherwise the pass versions the loop:
 
 - `a` must be computed from one `memref.load` of a buffer `m` defined
   outside the loop, by monotone operations whose other operands are
@@ -109,9 +116,6 @@ const MONOTONE_UNARY: &[&str] = &[
     "arith.negf",
 ];
 
-/// Loops the pass versions.
-const LOOPS: &[&str] = &["scf.for", "scf.while", "scf.parallel"];
-
 /// Operations that write no memory (besides [`VIEWS`]).
 const NO_WRITES: &[&str] = &[
     "memref.load",
@@ -139,8 +143,29 @@ struct Pair {
 
 fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
     let module = Op(module.to_raw());
+    let found = sin_cos_of_one_value(module);
+    // Arguments that are sines, cosines, tanh or erf are within [-1, 1]
+    // (or NaN): their pairs take the kernel in place, unversioned.
+    let (bounded, others): (Vec<_>, Vec<_>) = found
+        .into_iter()
+        .partition(|&(value, sin, _)| bounded_by_one(value) && in_loop(sin));
+    if !bounded.is_empty() {
+        let kernel = Kernel::parse(module, KERNEL, "share_sincos/kernel.mlir");
+        for (value, sin, cos) in bounded {
+            inline_pair(&kernel, value, sin, cos);
+        }
+    }
+    let pairs = others.into_iter().filter_map(|(value, sin, cos)| {
+        let (load, chain) = source(value)?;
+        Some(Pair {
+            sin,
+            cos,
+            load,
+            chain,
+        })
+    });
     let mut by_loop: Vec<(Op, Vec<Pair>)> = vec![];
-    for pair in pairs(module) {
+    for pair in pairs {
         let Some(found) = outermost_loop(&pair) else {
             continue;
         };
@@ -163,10 +188,9 @@ fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Er
     Ok(())
 }
 
-/// Every f64 sin/cos pair of one value in one block whose argument is
-/// computed monotonically from one load.
-fn pairs(module: Op) -> Vec<Pair> {
-    // The first sine and the first cosine of each (block, value).
+/// Every f64 sine and cosine of one value in one block: (value, the
+/// first sine, the first cosine).
+fn sin_cos_of_one_value(module: Op) -> Vec<(Value, Op, Op)> {
     let mut found: Vec<(Block, Value, Option<Op>, Option<Op>)> = vec![];
     for op in module.walk() {
         let name = op.name();
@@ -191,16 +215,28 @@ fn pairs(module: Op) -> Vec<Pair> {
     }
     found
         .into_iter()
-        .filter_map(|(_, value, sin, cos)| {
-            let (load, chain) = source(value)?;
-            Some(Pair {
-                sin: sin?,
-                cos: cos?,
-                load,
-                chain,
-            })
-        })
+        .filter_map(|(_, value, sin, cos)| Some((value, sin?, cos?)))
         .collect()
+}
+
+/// Whether `value` is a sine, cosine, tanh or erf (within [-1, 1] or NaN,
+/// far inside the kernel's range).
+fn bounded_by_one(value: Value) -> bool {
+    value.defining_op().is_some_and(|op| {
+        ["math.sin", "math.cos", "math.tanh", "math.erf"].contains(&op.name().as_str())
+    })
+}
+
+/// Replaces `sin` and `cos` of `value` by the kernel, before the first.
+fn inline_pair(kernel: &Kernel, value: Value, sin: Op, cos: Op) {
+    let first = if precedes(sin, cos) { sin } else { cos };
+    let [s, c] = kernel.inline(&mut Builder::before(first), &[value])[..] else {
+        unreachable!("the kernel returns the sine and the cosine")
+    };
+    sin.result(0).replace_uses(s);
+    cos.result(0).replace_uses(c);
+    sin.erase();
+    cos.erase();
 }
 
 fn is_f64(ty: Type) -> bool {
@@ -349,15 +385,7 @@ fn version(found: Op, pairs: &[Pair], kernel: &Kernel) {
     let twin = |op: Op| copy[original.iter().position(|o| *o == op).expect("op in loop")];
     for pair in pairs {
         let (sin, cos) = (twin(pair.sin), twin(pair.cos));
-        let first = if precedes(sin, cos) { sin } else { cos };
-        let mut at = Builder::before(first);
-        let [s, c] = kernel.inline(&mut at, &[cos.operand(0)])[..] else {
-            unreachable!("the kernel returns the sine and the cosine")
-        };
-        sin.result(0).replace_uses(s);
-        cos.result(0).replace_uses(c);
-        sin.erase();
-        cos.erase();
+        inline_pair(kernel, cos.operand(0), sin, cos);
     }
 }
 

@@ -112,6 +112,35 @@ func.func @view_in_loop(%x: memref<?xf64>, %y: memref<?xf64>) {
   return
 }
 
+// sin and cos of a cosine (within [-1, 1]), even in a loop that writes an
+// argument in place: the kernel in place, no versioning; the outer cosine
+// of a loaded value has no sine beside it and stays.
+// CHECK-LABEL: func.func @of_a_cosine(
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: %[[C:.*]] = math.cos
+// CHECK-NOT: math.sin
+// CHECK-NOT: math.cos
+// CHECK: math.fma %[[C]]
+// CHECK-NOT: math.sin
+// CHECK-NOT: math.cos
+// CHECK: memref.store
+// CHECK: return
+func.func @of_a_cosine(%x: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %c = math.cos %v : f64
+    %s = math.sin %c : f64
+    %k = math.cos %c : f64
+    %p = arith.mulf %s, %k : f64
+    memref.store %p, %x[%i] : memref<?xf64>
+  }
+  return
+}
+
 // Not monotone (x * x), in-place writes, a call, f32: left alone.
 // CHECK-LABEL: func.func @square(
 // CHECK-NOT: scf.if
