@@ -800,15 +800,21 @@ fn emit_loop(
     } else if !plan.loads.is_empty() || !plan.stores.is_empty() {
         // Store the per-element partials, indexed by iteration number.
         let n = trip_count(&mut pre, op.operand(0), op.operand(1), op.operand(2));
-        let iteration = s.forward_iteration(op);
-        let mut tape: HashMap<(usize, usize), Value> = HashMap::new();
+        let mut iteration = None;
+        let mut tape: HashMap<(usize, usize), Saved> = HashMap::new();
         for (o, row) in parts.iter().enumerate() {
             for (k, &p) in row.iter().enumerate() {
-                if (k < loads || o >= sums) && constant(p).is_none() {
-                    let buffer = s.tape_buffer(&mut pre, &[n], p.ty());
-                    fb.create("memref.store", &[p, buffer, iteration], &[], &[], &[], &[]);
-                    tape.insert((o, k), buffer);
+                if !(k < loads || o >= sums) || constant(p).is_some() {
+                    continue;
                 }
+                if let Some(ops) = recomputable(s, plan, body, p) {
+                    tape.insert((o, k), Saved::Recomputed(ops));
+                    continue;
+                }
+                let at = *iteration.get_or_insert_with(|| s.forward_iteration(op));
+                let buffer = s.tape_buffer(&mut pre, &[n], p.ty());
+                fb.create("memref.store", &[p, buffer, at], &[], &[], &[], &[]);
+                tape.insert((o, k), Saved::Stored(buffer));
             }
         }
         reverse_loop(s, op, plan, &parts, &tape, n, &seed_of)?;
@@ -822,7 +828,55 @@ fn emit_loop(
     Ok(())
 }
 
-/// The reverse sweep of a loop whose partials were stored: a loop over the
+/// Where the reverse sweep finds a per-element partial of the forward loop.
+enum Saved {
+    /// Stored into this tape buffer, indexed by iteration number.
+    Stored(Value),
+    /// Computed again by these operations of the body (in order).
+    Recomputed(Vec<Op>),
+}
+
+/// The operations of the loop `body` that compute the partial `p` again in
+/// the reverse sweep, when that is cheaper than a tape: at most
+/// [`RECOMPUTE_OPS`] arith operations on constants, values from outside the
+/// loop and at most two loads of memory the call never writes (x in a sum
+/// of w * x); `None` otherwise.
+fn recomputable(s: &ReverseState, plan: &LoopPlan, body: Block, p: Value) -> Option<Vec<Op>> {
+    let mut ops: Vec<Op> = vec![];
+    let mut pending = vec![p];
+    while let Some(v) = pending.pop() {
+        if !v.block().is_within(body) {
+            continue;
+        }
+        let op = v.defining_op()?;
+        if ops.contains(&op) || plan.index_ops.contains(&op) {
+            continue;
+        }
+        let name = op.name();
+        if name == "memref.load" {
+            if !plan.all_loads.contains(&op) || s.is_written(op.operand(0)) {
+                return None;
+            }
+        } else if name.starts_with("arith.") && op.regions().is_empty() {
+            pending.extend(op.operands());
+        } else {
+            return None;
+        }
+        ops.push(op);
+    }
+    let loads = ops.iter().filter(|o| o.name() == "memref.load").count();
+    if loads > 2 || ops.len() - loads > RECOMPUTE_OPS {
+        return None;
+    }
+    let order = body.ops();
+    ops.sort_by_key(|op| order.iter().position(|o| o == op));
+    Some(ops)
+}
+
+/// The most arith operations a partial is recomputed by instead of stored.
+const RECOMPUTE_OPS: usize = 8;
+
+/// The reverse sweep of a loop whose partials were saved: a loop over the
 /// iterations backwards that reads and zeroes the stored elements'
 /// adjoints, then adds each output's adjoint times its partial to the
 /// inputs' adjoints.
@@ -831,7 +885,7 @@ fn reverse_loop(
     op: Op,
     plan: &LoopPlan,
     parts: &[Vec<Value>],
-    tape: &HashMap<(usize, usize), Value>,
+    tape: &HashMap<(usize, usize), Saved>,
     n: Value,
     seed_of: &dyn Fn(usize) -> Value,
 ) -> Result<(), Error> {
@@ -890,8 +944,14 @@ fn reverse_loop(
         let column: Vec<Value> = outputs
             .iter()
             .map(|&o| match tape.get(&(o, k)) {
-                Some(&buffer) => {
+                Some(&Saved::Stored(buffer)) => {
                     b.value("memref.load", &[buffer, iteration], parts[o][k].ty(), &[])
+                }
+                Some(Saved::Recomputed(ops)) => {
+                    let mut renamed = mapping.clone();
+                    b.clone_remapped(ops, &mut renamed);
+                    let p = parts[o][k];
+                    *renamed.get(&p).unwrap_or(&p)
                 }
                 None => b
                     .insert(

@@ -25,6 +25,8 @@
 // RUN: moonc check %s --entry prefix_sum --args '[[0.5, -1.5, 2.0, 0.7], [0, 0, 0, 0]]' | FileCheck %s
 // RUN: moonc check %s --entry in_place --args '[[0.5, -1.5, 2.0, 0.7]]' | FileCheck %s
 // RUN: moonc check %s --entry in_place --args '[[0.5, -1.5, 2.0, 0.7]]' --moon-ndual-max-width=0 | FileCheck %s
+// RUN: moonc check %s --entry dot_tanh --args '[[0.5, -1.5, 2.0, 0.7], [0.1, 0.2, -0.3, 0.4]]' | FileCheck %s
+// RUN: moonc check %s --entry dot_tanh --args '[[0.5, -1.5, 2.0, 0.7], [0.1, 0.2, -0.3, 0.4]]' --moon-ndual-max-width=0 | FileCheck %s
 // CHECK: check: PASS
 
 #id = affine_map<(i, j) -> (i, j)>
@@ -281,4 +283,22 @@ func.func @in_place(%x: memref<?xf64>) {
     memref.store %r, %x[%i] : memref<?xf64>
   }
   return
+}
+
+// tanh(w . x): each partial is the other operand, loaded again in the
+// reverse loop instead of stored.
+func.func @dot_tanh(%w: memref<?xf64>, %x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %w, %c0 : memref<?xf64>
+  %z = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %a = memref.load %w[%i] : memref<?xf64>
+    %b = memref.load %x[%i] : memref<?xf64>
+    %m = arith.mulf %a, %b : f64
+    %s = arith.addf %acc, %m : f64
+    scf.yield %s : f64
+  }
+  %t = math.tanh %r : f64
+  return %t : f64
 }

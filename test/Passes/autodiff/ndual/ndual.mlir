@@ -87,6 +87,44 @@ func.func @g(%x: memref<?xf64>, %dx: memref<?xf64>, %s: f64) -> (f64, f64) {
 
 // -----
 
+// A dot product w . x with x constant, whose sum's adjoint is known only
+// after the loop: the partial with respect to w[i] is x[i], memory the
+// call never writes, so the reverse loop loads it again; no tape.
+func.func @dot(%w: memref<?xf64>, %x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %w, %c0 : memref<?xf64>
+  %z = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %a = memref.load %w[%i] : memref<?xf64>
+    %b = memref.load %x[%i] : memref<?xf64>
+    %m = arith.mulf %a, %b : f64
+    %s = arith.addf %acc, %m : f64
+    scf.yield %s : f64
+  }
+  %t = math.tanh %r : f64
+  return %t : f64
+}
+func.func @h(%w: memref<?xf64>, %dw: memref<?xf64>, %x: memref<?xf64>) -> f64 {
+  %r = moon.value_and_grad @dot(%w, %x, %dw) args [dup, const]
+      : (memref<?xf64>, memref<?xf64>, memref<?xf64>) -> f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @dot_vjp_dc_a
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: moonrt_tape_note_alloc
+// CHECK: scf.for
+// CHECK-NOT: memref.store
+// CHECK: scf.yield
+// CHECK: math.tanh
+// CHECK: scf.for %{{.*}} {
+// CHECK: %[[XI:.*]] = memref.load %arg1[
+// CHECK: arith.mulf %{{.*}}, %[[XI]]
+// CHECK: memref.store {{.*}}, %arg2[
+// CHECK: return
+
+// -----
+
 // A sum whose adjoint is an argument, in a function that writes no
 // memory: the adjoints are accumulated by the forward loop itself, and
 // nothing is stored.
