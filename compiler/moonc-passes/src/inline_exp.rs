@@ -2,7 +2,7 @@
 //! an inline kernel instead of a call, so that the loop vectorizes on it
 //! without a vector math library call per eight elements.
 
-use crate::kernel::{Kernel, in_loop};
+use crate::kernel::{Kernel, innermost_loop};
 use melior::{Context, ir::OperationRef};
 use moonc_autodiff::ir::{Builder, Op};
 use moonc_ir::{Error, pass::PassInfo};
@@ -12,18 +12,23 @@ pub static INLINE_EXP: PassInfo = PassInfo {
     argument: "moon-inline-exp",
     summary: "Compute math.exp of an f64 inside a loop with an inline kernel",
     description: r#"
-Every `math.exp` of an `f64` (not a vector) nested in an `scf.for`,
-`scf.while` or `scf.parallel` is replaced by an inline kernel of arith and
-math operations (`inline_exp/kernel.mlir`): a two-part `ln 2` reduction
-and a degree-11 polynomial (ten fused multiply-adds). It is within 1 ulp of
-the true value (0.93 ulp in tests; libmvec promises 4), returns NaN for NaN,
+Every `math.exp` of an `f64` (not a vector) whose innermost enclosing
+`scf.for`, `scf.while` or `scf.parallel` computes no other library math
+function (no sine, log, tanh, ...; `fma`, `sqrt`, `absf`, rounding and
+other exps are fine) is replaced by an inline kernel of arith and math
+operations (`inline_exp/kernel.mlir`): a two-part `ln 2` reduction and a
+degree-11 polynomial (ten fused multiply-adds). It is within 1 ulp of the
+true value (0.93 ulp in tests; libmvec promises 4), returns NaN for NaN,
 `+inf` above about 709.78 and 0 below about -745.13, and rounds subnormal
 results once. LLVM vectorizes it with the rest of the loop body, about 20%
-faster than libmvec's eight-wide exp on AVX-512. An exp outside loops keeps
-the libm call (correctly rounded almost everywhere).
+faster than libmvec's eight-wide exp on AVX-512 in a loop of exps (the
+exp-and-sum loop of a log-sum-exp). Beside another math function the call
+stays: two large kernels in one loop body (with `--moon-share-sincos`'s)
+measured slower than a kernel and a call. An exp outside loops keeps the
+libm call (correctly rounded almost everywhere).
 
-`moon-cpu-pipeline` runs this pass after `--moon-share-sincos` (which
-traces sine and cosine arguments through `math.exp`).
+`moon-cpu-pipeline` runs this pass before `--moon-share-sincos`, which
+traces sine and cosine arguments through the `math.exp` ops left.
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
@@ -40,7 +45,9 @@ fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Er
         .walk()
         .into_iter()
         .filter(|op| {
-            op.name() == "math.exp" && op.result(0).ty().to_string() == "f64" && in_loop(*op)
+            op.name() == "math.exp"
+                && op.result(0).ty().to_string() == "f64"
+                && innermost_loop(*op).is_some_and(|l| !calls_other_math(l))
         })
         .collect();
     if exps.is_empty() {
@@ -53,4 +60,29 @@ fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Er
         exp.erase();
     }
     Ok(())
+}
+
+/// Math operations that are single instructions (or the exp itself).
+const CHEAP_MATH: &[&str] = &[
+    "math.exp",
+    "math.fma",
+    "math.absf",
+    "math.sqrt",
+    "math.copysign",
+    "math.floor",
+    "math.ceil",
+    "math.round",
+    "math.roundeven",
+    "math.trunc",
+];
+
+/// Whether the loop `lp` computes another library math function (a sine,
+/// a log, ...): then its exps stay calls. Two large kernels in one loop
+/// body (with --moon-share-sincos's) measured slower than a kernel and a
+/// call.
+fn calls_other_math(lp: Op) -> bool {
+    lp.walk().iter().any(|op| {
+        let name = op.name();
+        name.starts_with("math.") && !CHEAP_MATH.contains(&name.as_str())
+    })
 }

@@ -9,16 +9,21 @@ use std::collections::HashMap;
 /// The loops whose math is computed by inline kernels.
 pub(crate) const LOOPS: &[&str] = &["scf.for", "scf.while", "scf.parallel"];
 
-/// Whether `op` is nested in one of [`LOOPS`] (within its function).
-pub(crate) fn in_loop(op: Op) -> bool {
+/// The innermost of [`LOOPS`] around `op` (within its function).
+pub(crate) fn innermost_loop(op: Op) -> Option<Op> {
     let mut current = op.parent();
     while let Some(parent) = current {
         if LOOPS.contains(&parent.name().as_str()) {
-            return true;
+            return Some(parent);
         }
         current = parent.parent();
     }
-    false
+    None
+}
+
+/// Whether `op` is nested in one of [`LOOPS`] (within its function).
+pub(crate) fn in_loop(op: Op) -> bool {
+    innermost_loop(op).is_some()
 }
 
 /// A parsed kernel: the body of the one function of a module.

@@ -49,8 +49,8 @@ pub static PASSES: &[&PassInfo] = &[
     &vmap::VMAP,
     &autodiff::AUTODIFF,
     &uniform_buffers::UNIFORM_BUFFERS,
-    &share_sincos::SHARE_SINCOS,
     &inline_exp::INLINE_EXP,
+    &share_sincos::SHARE_SINCOS,
     &parallelize::PARALLELIZE,
     &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,
 ];

@@ -29,11 +29,14 @@ func.func @in_loop(%x: memref<?xf64>) -> f64 {
   return %s : f64
 }
 
-// Outside loops exp stays a libm call; f32 and vector exps stay too.
+// Outside loops exp stays a libm call; f32 and vector exps stay too, and
+// so does an exp in a loop that also takes a sine.
 // CHECK-LABEL: func.func @left_alone(
 // CHECK: math.exp %{{.*}} : f64
 // CHECK: math.exp %{{.*}} : f32
 // CHECK: math.exp %{{.*}} : vector<4xf64>
+// CHECK: math.exp %{{.*}} : f64
+// CHECK-NEXT: math.sin
 func.func @left_alone(%a: f64, %b: f32, %v: vector<4xf64>, %n: index) -> (f64, f32, vector<4xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -43,5 +46,10 @@ func.func @left_alone(%a: f64, %b: f32, %v: vector<4xf64>, %n: index) -> (f64, f
     %u = math.exp %w : vector<4xf64>
     scf.yield %g, %u : f32, vector<4xf64>
   }
-  return %e, %r#0, %r#1 : f64, f32, vector<4xf64>
+  %t = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> f64 {
+    %x = math.exp %acc : f64
+    %s = math.sin %x : f64
+    scf.yield %s : f64
+  }
+  return %t, %r#0, %r#1 : f64, f32, vector<4xf64>
 }

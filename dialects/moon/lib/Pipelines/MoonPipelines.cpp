@@ -19,12 +19,12 @@ namespace mlir::moon {
 //   become that value (moon-uniform-buffers, a Rust pass), while they are
 //   still linalg ops;
 // - linalg (on memrefs) and vector transfers then become scf loops;
-// - loops taking the sine and the cosine of one value are versioned to
-//   compute both with one inline kernel (moon-share-sincos, a Rust pass:
-//   the pipeline is built only where moonc's passes are registered), and
-//   the remaining f64 exps in loops are computed inline too
-//   (moon-inline-exp, after share-sincos, which traces arguments through
-//   math.exp);
+// - f64 exps in loops that compute no other library math function are
+//   computed inline (moon-inline-exp, a Rust pass: the pipeline is built
+//   only where moonc's passes are registered), then loops taking the sine
+//   and the cosine of one value are versioned to compute both with one
+//   inline kernel (moon-share-sincos, which traces arguments through the
+//   math.exp ops left in such loops);
 // - subviews, reshapes and casts are expanded into offset/size/stride
 //   arithmetic before memref reaches LLVM;
 // - math ops that libm implements become libm calls before
@@ -47,7 +47,7 @@ namespace mlir::moon {
 const char *const kCpuPipeline =
     "moon-uniform-buffers,func.func(convert-linalg-to-loops,convert-vector-to-"
     "scf),"
-    "moon-share-sincos,moon-inline-exp,scf-forall-to-for,expand-strided-"
+    "moon-inline-exp,moon-share-sincos,scf-forall-to-for,expand-strided-"
     "metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"
     "convert-scf-to-cf,convert-math-to-funcs,convert-math-to-libm,"
@@ -77,7 +77,7 @@ std::string cpuPipeline() {
     assert(at != std::string::npos && "anchor pass in the pipeline");
     pipeline.insert(at + anchor.size(), passes.str());
   };
-  insertAfter("moon-inline-exp,",
+  insertAfter("moon-share-sincos,",
               "canonicalize,cse,loop-invariant-code-motion,moon-parallelize,"
               "convert-scf-to-openmp,"
               "moon-inline-alloca-scopes,");
