@@ -285,6 +285,11 @@ fn compile(
 }
 
 fn main() {
+    // Like other Unix tools, stop quietly when whoever reads standard
+    // output goes away (`moonc run ... | head`) instead of panicking on the
+    // failed write: Rust's runtime ignores SIGPIPE, so restore its default.
+    // SAFETY: sets one signal's action before any other thread exists.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("MOONC_LOG"))
         .with_writer(std::io::stderr)
