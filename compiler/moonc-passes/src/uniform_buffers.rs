@@ -9,6 +9,7 @@
 use melior::{Context, ir::OperationRef};
 use moonc_autodiff::activity::split_ins_outs;
 use moonc_autodiff::ir::{Builder, Op, Value};
+use moonc_autodiff::rules::{indexing_maps, projected_dims};
 use moonc_ir::{Error, pass::PassInfo};
 use std::collections::HashMap;
 
@@ -182,17 +183,13 @@ fn classify(op: Op, buffer: Value) -> Option<Use> {
 /// parallel, the output indexed by a permutation of every loop dimension,
 /// every input a scalar or rank-0 memref, and a body of arith and math ops.
 fn elementwise_write(op: Op, ins: usize) -> bool {
-    let maps: Vec<String> = op
-        .attr("indexing_maps")
-        .map(|m| m.elements().iter().map(|m| m.to_string()).collect())
-        .unwrap_or_default();
+    let maps = indexing_maps(op);
     let iterators = op
         .attr("iterator_types")
         .map(|i| i.elements())
         .unwrap_or_default();
     let operands = op.operands();
-    let all_dims = moonc_autodiff::rules::projected_dims(&maps[ins])
-        .is_some_and(|d| d.len() == iterators.len());
+    let all_dims = projected_dims(&maps[ins]).is_some_and(|d| d.len() == iterators.len());
     let scalar_inputs = operands[..ins]
         .iter()
         .zip(&maps)
@@ -268,13 +265,7 @@ fn replace_read(op: Op, position: Option<usize>, value: Value) {
         "operandSegmentSizes",
         ctx.attr(&format!("array<i32: {}, {}>", ins - 1, outs)),
     );
-    let mut maps: Vec<String> = op
-        .attr("indexing_maps")
-        .expect("indexing_maps")
-        .elements()
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
+    let mut maps = indexing_maps(op);
     maps.remove(i);
     op.set_attr("indexing_maps", ctx.attr(&format!("[{}]", maps.join(", "))));
 }

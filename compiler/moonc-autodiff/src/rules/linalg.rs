@@ -257,13 +257,7 @@ fn generic(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         active_outs.len()
     );
     op.set_attr("operandSegmentSizes", ctx.attr(&segments));
-    let maps: Vec<String> = op
-        .attr("indexing_maps")
-        .expect("indexing_maps")
-        .elements()
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
+    let maps = indexing_maps(op);
     let mut new_maps: Vec<String> = vec![];
     for (k, map) in maps
         .iter()
@@ -364,6 +358,16 @@ pub fn accumulate(b: &mut Builder, from: Value, into: Value) {
     yield_.set_operands(&[sum]);
 }
 
+/// The indexing maps of the `linalg.generic` `op`, as text.
+pub fn indexing_maps(op: Op) -> Vec<String> {
+    op.attr("indexing_maps")
+        .expect("a linalg.generic has indexing_maps")
+        .elements()
+        .iter()
+        .map(|m| m.to_string())
+        .collect()
+}
+
 /// The dimensions an affine map's results name (`None` unless each result
 /// is a distinct bare dimension), e.g. `[1, 0]` for `(d0, d1) -> (d1, d0)`.
 pub fn projected_dims(map: &str) -> Option<Vec<usize>> {
@@ -458,13 +462,7 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let body = op.regions()[0].entry().expect("linalg.generic has a body");
     let args = body.args();
     let yields = body.terminator().expect("linalg.yield").operands();
-    let maps: Vec<String> = op
-        .attr("indexing_maps")
-        .expect("indexing_maps")
-        .elements()
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
+    let maps = indexing_maps(op);
     let iterators = op
         .attr("iterator_types")
         .expect("iterator_types")
