@@ -10,7 +10,7 @@ packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools clang-19
   libclang-19-dev libpolly-19-dev libzstd-dev clang-format-19
   g++ binutils libc6-dev cmake ninja-build
-  libomp5-19
+  libomp5-19 libopenblas-dev liblapacke-dev
 )
 # Any python3 that can make virtualenvs with pip (pyenv's, say) will do;
 # Debian's needs python3-venv for ensurepip.

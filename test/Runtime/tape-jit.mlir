@@ -4,9 +4,12 @@
 // function returns the f64 it popped last, the sums of what it popped (so
 // every value came back), the tape's bytes in use afterwards, its peak
 // (1000 * 20 bytes plus a noted 4096-byte allocation), and the value a pop
-// of the empty tape returns.
-// RUN: moonc run %s | FileCheck %s
+// of the empty tape returns. That pop reports an error, which fails the
+// run after its results are printed.
+// RUN: not moonc run %s 2> %t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=ERR < %t.err
 // CHECK: {"results": [0.5, 500000.0, 499500.0, -499500, 0, 24096, 0.0], "args": []}
+// ERR: moonc: error: @tape reported an error: moonrt_tape_pop_f64: the tape is empty
 
 func.func private @moonrt_tape_push_f64(f64)
 func.func private @moonrt_tape_pop_f64() -> f64

@@ -17,11 +17,31 @@ use moonc_ir::pass::emit_error;
 use std::ffi::c_void;
 
 /// Asks `convert-func-to-llvm` for a C interface (`_mlir_ciface_NAME`) of
-/// every public function defined in `module`; moonc-codegen later gives it
-/// the function's own name.
+/// every public function defined in `module`, and for calls through the C
+/// interface to every `moonrt_*` function it declares (moonrt's BLAS entry
+/// points take memrefs as pointers to descriptors); moonc-codegen later
+/// gives each C interface the function's own name.
 pub fn mark_c_interface(context: &Context, module: &mut Module) {
     let unit = Attribute::unit(context);
-    for op in public_functions(module) {
+    let mut marked = public_functions(module);
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        let runtime_declaration = op.name().as_string_ref().as_str() == Ok("func.func")
+            && op
+                .attribute("sym_name")
+                .is_ok_and(|n| n.to_string().starts_with("\"moonrt_"))
+            && op
+                .region(0)
+                .is_ok_and(|region| region.first_block().is_none());
+        if runtime_declaration {
+            marked.push(op);
+        }
+        // SAFETY: the next operation belongs to the same live module.
+        next = unsafe {
+            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
+        };
+    }
+    for op in marked {
         // SAFETY: the operation belongs to `module`, which we hold mutably.
         let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
         op.set_attribute("llvm.emit_c_interface", unit);

@@ -20,8 +20,8 @@
  * message that moonrt_last_error() returns; compiled code reports its errors
  * the same way, through moonrt_set_error().
  *
- * Link with `-lmoonrt -lmvec -lm` (and `-lpthread -ldl` with the static
- * libmoonrt.a). Usable from C99 and C++.
+ * Link with `-lmoonrt -lmvec -lm` (and `-lopenblas -lpthread -ldl` with
+ * the static libmoonrt.a). Usable from C99 and C++.
  */
 
 #ifndef MOONRT_H
@@ -315,6 +315,40 @@ void moonrt_tape_reset_peak(void);
  * moonrt_tape_peak_bytes counts them): 0 after a balanced derivative call.
  */
 int64_t moonrt_tape_bytes_in_use(void);
+
+/* ---------------------------------------------------------------------------
+ * BLAS over OpenBLAS (docs/blas.md), for compiled code and C callers
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Each routine takes memrefs of any offset and strides (a matrix
+ * contiguous along neither dimension, a vector of stride 0, and an input
+ * that overlaps the output are copied first). Mismatched sizes, or sizes
+ * beyond 32-bit int, set the last error and compute nothing. A nonzero
+ * trans flag transposes its matrix. Link -lopenblas with libmoonrt.a.
+ */
+#define MOONRT_DECLARE_BLAS_(P, ELT, T)                                        \
+  T moonrt_##P##dot(const moonrt_memref_##ELT##_1d *x,                         \
+                    const moonrt_memref_##ELT##_1d *y);                        \
+  T moonrt_##P##nrm2(const moonrt_memref_##ELT##_1d *x);                       \
+  T moonrt_##P##asum(const moonrt_memref_##ELT##_1d *x);                       \
+  void moonrt_##P##scal(T alpha, const moonrt_memref_##ELT##_1d *x);           \
+  void moonrt_##P##axpy(T alpha, const moonrt_memref_##ELT##_1d *x,            \
+                        const moonrt_memref_##ELT##_1d *y);                    \
+  void moonrt_##P##copy(const moonrt_memref_##ELT##_1d *x,                     \
+                        const moonrt_memref_##ELT##_1d *y);                    \
+  void moonrt_##P##gemv(int32_t trans, T alpha,                                \
+                        const moonrt_memref_##ELT##_2d *a,                     \
+                        const moonrt_memref_##ELT##_1d *x, T beta,             \
+                        const moonrt_memref_##ELT##_1d *y);                    \
+  void moonrt_##P##gemm(int32_t transa, int32_t transb, T alpha,               \
+                        const moonrt_memref_##ELT##_2d *a,                     \
+                        const moonrt_memref_##ELT##_2d *b, T beta,             \
+                        const moonrt_memref_##ELT##_2d *c);
+
+/* y, x (scal) and c are written through their descriptors. */
+MOONRT_DECLARE_BLAS_(s, f32, float)
+MOONRT_DECLARE_BLAS_(d, f64, double)
 
 #ifdef __cplusplus
 } /* extern "C" */

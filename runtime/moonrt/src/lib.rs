@@ -2,14 +2,17 @@
 //! link: memref descriptors ([`MemRef`]), aligned allocation, the LIFO tape
 //! arena of reverse-mode code ([`Arena`]), the per-thread default tape that
 //! compiled reverse-mode code pushes scalars to (`moonrt_tape_*`),
-//! `memrefCopy` (which MLIR's lowering of `memref.copy` calls) and
-//! per-thread error reporting.
+//! `memrefCopy` (which MLIR's lowering of `memref.copy` calls), BLAS entry
+//! points over OpenBLAS (`moonrt_dgemm`, ...) and per-thread error
+//! reporting.
 //!
 //! Every C function is declared in `include/moonrt.h`; none of them panics
-//! or unwinds. The crate uses only `std` and libc.
+//! or unwinds. The crate uses only `std`, libc and OpenBLAS.
 
 mod alloc;
 mod arena;
+mod blas;
+mod cblas;
 mod copy;
 mod error;
 mod ffi;
@@ -20,6 +23,11 @@ pub use alloc::{moonrt_aligned_alloc, moonrt_aligned_free};
 pub use arena::{
     Arena, RawArena, moonrt_arena_bytes_in_use, moonrt_arena_free, moonrt_arena_new,
     moonrt_arena_peak_bytes, moonrt_arena_pop, moonrt_arena_push, moonrt_arena_reset,
+};
+pub use blas::{
+    moonrt_dasum, moonrt_daxpy, moonrt_dcopy, moonrt_ddot, moonrt_dgemm, moonrt_dgemv,
+    moonrt_dnrm2, moonrt_dscal, moonrt_sasum, moonrt_saxpy, moonrt_scopy, moonrt_sdot,
+    moonrt_sgemm, moonrt_sgemv, moonrt_snrm2, moonrt_sscal,
 };
 pub use copy::{UnrankedMemRef, memrefCopy};
 pub use error::{
@@ -60,8 +68,24 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
         moonrt_arena_push,
         moonrt_arena_reset,
         moonrt_clear_error,
+        moonrt_dasum,
+        moonrt_daxpy,
+        moonrt_dcopy,
+        moonrt_ddot,
+        moonrt_dgemm,
+        moonrt_dgemv,
+        moonrt_dnrm2,
+        moonrt_dscal,
         moonrt_last_error,
+        moonrt_sasum,
+        moonrt_saxpy,
+        moonrt_scopy,
+        moonrt_sdot,
         moonrt_set_error,
+        moonrt_sgemm,
+        moonrt_sgemv,
+        moonrt_snrm2,
+        moonrt_sscal,
         moonrt_tape_bytes_in_use,
         moonrt_tape_note_alloc,
         moonrt_tape_note_free,

@@ -242,13 +242,26 @@ fn run(call: &CallOptions) -> Outcome<Json> {
     let mut prepared = prepare(call)?;
     let mut results = Results::new(&prepared.signature);
     let (entry, mut slots) = prepared.frame(&mut results)?;
+    moonrt::clear_error();
     // SAFETY: the slots were laid out for this entry point's signature.
     unsafe { entry(slots.as_mut_ptr()) };
-    Ok(Json::object([
+    let json = Json::object([
         // SAFETY: the call has stored every result.
         ("results", unsafe { results.to_json() }),
         ("args", prepared.arguments.to_json()),
-    ]))
+    ]);
+    // An error compiled code reported through moonrt (a BLAS call with
+    // mismatched sizes, a pop of an empty tape) fails the run, after the
+    // state it left is printed.
+    if let Some(error) = moonrt::last_error() {
+        println!("{}", json.render());
+        return Err(Failure::new(format!(
+            "@{} reported an error: {}",
+            prepared.signature.name,
+            error.message()
+        )));
+    }
+    Ok(json)
 }
 
 fn compile(

@@ -1,0 +1,94 @@
+//! The CBLAS functions of OpenBLAS that moonrt's BLAS entry points call:
+//! the crate's only `extern` block for BLAS (`blasint` is C `int` in
+//! Debian's OpenBLAS).
+
+use std::ffi::c_int;
+
+/// `CblasRowMajor`.
+pub const ROW_MAJOR: c_int = 101;
+/// `CblasColMajor`.
+pub const COL_MAJOR: c_int = 102;
+/// `CblasNoTrans`.
+pub const NO_TRANS: c_int = 111;
+/// `CblasTrans`.
+pub const TRANS: c_int = 112;
+
+#[link(name = "openblas")]
+unsafe extern "C" {
+    pub fn cblas_sdot(n: c_int, x: *const f32, incx: c_int, y: *const f32, incy: c_int) -> f32;
+    pub fn cblas_ddot(n: c_int, x: *const f64, incx: c_int, y: *const f64, incy: c_int) -> f64;
+    pub fn cblas_snrm2(n: c_int, x: *const f32, incx: c_int) -> f32;
+    pub fn cblas_dnrm2(n: c_int, x: *const f64, incx: c_int) -> f64;
+    pub fn cblas_sasum(n: c_int, x: *const f32, incx: c_int) -> f32;
+    pub fn cblas_dasum(n: c_int, x: *const f64, incx: c_int) -> f64;
+    pub fn cblas_sscal(n: c_int, alpha: f32, x: *mut f32, incx: c_int);
+    pub fn cblas_dscal(n: c_int, alpha: f64, x: *mut f64, incx: c_int);
+    pub fn cblas_saxpy(n: c_int, alpha: f32, x: *const f32, incx: c_int, y: *mut f32, incy: c_int);
+    pub fn cblas_daxpy(n: c_int, alpha: f64, x: *const f64, incx: c_int, y: *mut f64, incy: c_int);
+    pub fn cblas_scopy(n: c_int, x: *const f32, incx: c_int, y: *mut f32, incy: c_int);
+    pub fn cblas_dcopy(n: c_int, x: *const f64, incx: c_int, y: *mut f64, incy: c_int);
+    #[allow(clippy::too_many_arguments)]
+    pub fn cblas_sgemv(
+        order: c_int,
+        trans: c_int,
+        m: c_int,
+        n: c_int,
+        alpha: f32,
+        a: *const f32,
+        lda: c_int,
+        x: *const f32,
+        incx: c_int,
+        beta: f32,
+        y: *mut f32,
+        incy: c_int,
+    );
+    #[allow(clippy::too_many_arguments)]
+    pub fn cblas_dgemv(
+        order: c_int,
+        trans: c_int,
+        m: c_int,
+        n: c_int,
+        alpha: f64,
+        a: *const f64,
+        lda: c_int,
+        x: *const f64,
+        incx: c_int,
+        beta: f64,
+        y: *mut f64,
+        incy: c_int,
+    );
+    #[allow(clippy::too_many_arguments)]
+    pub fn cblas_sgemm(
+        order: c_int,
+        transa: c_int,
+        transb: c_int,
+        m: c_int,
+        n: c_int,
+        k: c_int,
+        alpha: f32,
+        a: *const f32,
+        lda: c_int,
+        b: *const f32,
+        ldb: c_int,
+        beta: f32,
+        c: *mut f32,
+        ldc: c_int,
+    );
+    #[allow(clippy::too_many_arguments)]
+    pub fn cblas_dgemm(
+        order: c_int,
+        transa: c_int,
+        transb: c_int,
+        m: c_int,
+        n: c_int,
+        k: c_int,
+        alpha: f64,
+        a: *const f64,
+        lda: c_int,
+        b: *const f64,
+        ldb: c_int,
+        beta: f64,
+        c: *mut f64,
+        ldc: c_int,
+    );
+}
