@@ -20,8 +20,8 @@
  * message that moonrt_last_error() returns; compiled code reports its errors
  * the same way, through moonrt_set_error().
  *
- * Link with `-lmoonrt -lmvec -lm` (and `-lopenblas -lpthread -ldl` with
- * the static libmoonrt.a). Usable from C99 and C++.
+ * Link with `-lmoonrt -lmvec -lm` (and `-lopenblas -llapacke -lpthread
+ * -ldl` with the static libmoonrt.a). Usable from C99 and C++.
  */
 
 #ifndef MOONRT_H
@@ -317,36 +317,78 @@ void moonrt_tape_reset_peak(void);
 int64_t moonrt_tape_bytes_in_use(void);
 
 /* ---------------------------------------------------------------------------
- * BLAS over OpenBLAS (docs/blas.md), for compiled code and C callers
+ * BLAS and LAPACK over OpenBLAS and LAPACKE (docs/blas.md), for compiled
+ * code and C callers
  * ------------------------------------------------------------------------ */
 
 /*
- * Each routine takes memrefs of any offset and strides (a matrix
- * contiguous along neither dimension, a vector of stride 0, and an input
- * that overlaps the output are copied first). Mismatched sizes, or sizes
- * beyond 32-bit int, set the last error and compute nothing. A nonzero
- * trans flag transposes its matrix. Link -lopenblas with libmoonrt.a.
+ * Each routine takes memrefs of any offset and strides (a matrix contiguous
+ * along neither dimension, or not in the order a routine needs, a vector
+ * of stride 0, and an input that overlaps the output are copied first).
+ * Flags are int32_t: nonzero transposes (trans), takes the lower triangle
+ * (lower), the unit diagonal (unit) or the right side (right). Mismatched
+ * sizes, or sizes beyond 32-bit int, set the last error and compute
+ * nothing (a LAPACK routine then returns -1; otherwise it returns LAPACK's
+ * info: 0, or > 0 for a singular or indefinite matrix). ipiv holds
+ * LAPACK's 1-based pivots. Link -lopenblas -llapacke with libmoonrt.a.
  */
 #define MOONRT_DECLARE_BLAS_(P, ELT, T)                                        \
-  T moonrt_##P##dot(const moonrt_memref_##ELT##_1d *x,                         \
-                    const moonrt_memref_##ELT##_1d *y);                        \
-  T moonrt_##P##nrm2(const moonrt_memref_##ELT##_1d *x);                       \
-  T moonrt_##P##asum(const moonrt_memref_##ELT##_1d *x);                       \
-  void moonrt_##P##scal(T alpha, const moonrt_memref_##ELT##_1d *x);           \
-  void moonrt_##P##axpy(T alpha, const moonrt_memref_##ELT##_1d *x,            \
-                        const moonrt_memref_##ELT##_1d *y);                    \
-  void moonrt_##P##copy(const moonrt_memref_##ELT##_1d *x,                     \
-                        const moonrt_memref_##ELT##_1d *y);                    \
-  void moonrt_##P##gemv(int32_t trans, T alpha,                                \
-                        const moonrt_memref_##ELT##_2d *a,                     \
-                        const moonrt_memref_##ELT##_1d *x, T beta,             \
-                        const moonrt_memref_##ELT##_1d *y);                    \
+  typedef moonrt_memref_##ELT##_1d moonrt_##P##vec_;                           \
+  typedef moonrt_memref_##ELT##_2d moonrt_##P##mat_;                           \
+  T moonrt_##P##dot(const moonrt_##P##vec_ *x, const moonrt_##P##vec_ *y);    \
+  T moonrt_##P##nrm2(const moonrt_##P##vec_ *x);                               \
+  T moonrt_##P##asum(const moonrt_##P##vec_ *x);                               \
+  void moonrt_##P##scal(T alpha, const moonrt_##P##vec_ *x);                   \
+  void moonrt_##P##axpy(T alpha, const moonrt_##P##vec_ *x,                    \
+                        const moonrt_##P##vec_ *y);                            \
+  void moonrt_##P##copy(const moonrt_##P##vec_ *x, const moonrt_##P##vec_ *y); \
+  void moonrt_##P##gemv(int32_t trans, T alpha, const moonrt_##P##mat_ *a,     \
+                        const moonrt_##P##vec_ *x, T beta,                     \
+                        const moonrt_##P##vec_ *y);                            \
+  void moonrt_##P##symv(int32_t lower, T alpha, const moonrt_##P##mat_ *a,     \
+                        const moonrt_##P##vec_ *x, T beta,                     \
+                        const moonrt_##P##vec_ *y);                            \
+  void moonrt_##P##trmv(int32_t lower, int32_t trans, int32_t unit,            \
+                        const moonrt_##P##mat_ *a, const moonrt_##P##vec_ *x); \
+  void moonrt_##P##trsv(int32_t lower, int32_t trans, int32_t unit,            \
+                        const moonrt_##P##mat_ *a, const moonrt_##P##vec_ *x); \
+  void moonrt_##P##ger(T alpha, const moonrt_##P##vec_ *x,                     \
+                       const moonrt_##P##vec_ *y, const moonrt_##P##mat_ *a);  \
   void moonrt_##P##gemm(int32_t transa, int32_t transb, T alpha,               \
-                        const moonrt_memref_##ELT##_2d *a,                     \
-                        const moonrt_memref_##ELT##_2d *b, T beta,             \
-                        const moonrt_memref_##ELT##_2d *c);
+                        const moonrt_##P##mat_ *a, const moonrt_##P##mat_ *b,  \
+                        T beta, const moonrt_##P##mat_ *c);                    \
+  void moonrt_##P##symm(int32_t right, int32_t lower, T alpha,                 \
+                        const moonrt_##P##mat_ *a, const moonrt_##P##mat_ *b,  \
+                        T beta, const moonrt_##P##mat_ *c);                    \
+  void moonrt_##P##syrk(int32_t lower, int32_t trans, T alpha,                 \
+                        const moonrt_##P##mat_ *a, T beta,                     \
+                        const moonrt_##P##mat_ *c);                            \
+  void moonrt_##P##trmm(int32_t right, int32_t lower, int32_t trans,           \
+                        int32_t unit, T alpha, const moonrt_##P##mat_ *a,      \
+                        const moonrt_##P##mat_ *b);                            \
+  void moonrt_##P##trsm(int32_t right, int32_t lower, int32_t trans,           \
+                        int32_t unit, T alpha, const moonrt_##P##mat_ *a,      \
+                        const moonrt_##P##mat_ *b);                            \
+  int32_t moonrt_##P##getrf(const moonrt_##P##mat_ *a,                         \
+                            const moonrt_memref_i32_1d *ipiv);                 \
+  int32_t moonrt_##P##getrs(int32_t trans, const moonrt_##P##mat_ *a,          \
+                            const moonrt_memref_i32_1d *ipiv,                  \
+                            const moonrt_##P##mat_ *b);                        \
+  int32_t moonrt_##P##getri(const moonrt_##P##mat_ *a,                         \
+                            const moonrt_memref_i32_1d *ipiv);                 \
+  int32_t moonrt_##P##potrf(int32_t lower, const moonrt_##P##mat_ *a);         \
+  int32_t moonrt_##P##potrs(int32_t lower, const moonrt_##P##mat_ *a,         \
+                            const moonrt_##P##mat_ *b);                        \
+  int32_t moonrt_##P##trtrs(int32_t lower, int32_t trans, int32_t unit,        \
+                            const moonrt_##P##mat_ *a,                         \
+                            const moonrt_##P##mat_ *b);                        \
+  int32_t moonrt_##P##sytrf(int32_t lower, const moonrt_##P##mat_ *a,          \
+                            const moonrt_memref_i32_1d *ipiv);                 \
+  int32_t moonrt_##P##sytrs(int32_t lower, const moonrt_##P##mat_ *a,          \
+                            const moonrt_memref_i32_1d *ipiv,                  \
+                            const moonrt_##P##mat_ *b);
 
-/* y, x (scal) and c are written through their descriptors. */
+/* Outputs are written through their descriptors. */
 MOONRT_DECLARE_BLAS_(s, f32, float)
 MOONRT_DECLARE_BLAS_(d, f64, double)
 

@@ -113,7 +113,7 @@ fn c_program_links_and_runs() {
         .arg(crate_dir().join("include"))
         .arg(crate_dir().join("tests/c/abi_check.c"))
         .arg(&library)
-        .args(["-lopenblas", "-lm", "-lpthread", "-ldl", "-o"])
+        .args(["-lopenblas", "-llapacke", "-lm", "-lpthread", "-ldl", "-o"])
         .arg(&exe));
     let output = Command::new(&exe).output().expect("the C program runs");
     let _ = std::fs::remove_file(&exe);
