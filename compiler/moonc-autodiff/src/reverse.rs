@@ -116,6 +116,8 @@ pub enum CallRule {
     /// The user's jvp function of a function of float scalars, called once
     /// per active argument with a unit tangent (default activities).
     CustomJvp(Key, String),
+    /// A moonrt BLAS routine's own rule (`rules/blas.rs`).
+    Foreign(&'static crate::rules::blas::Foreign),
 }
 
 impl ReverseState<'_> {
@@ -1202,7 +1204,15 @@ fn written_roots(function: Op) -> HashSet<Value> {
     for op in function.walk() {
         let name = op.name();
         let operands = op.operands();
+        let foreign = (name == "func.call")
+            .then(|| op.attr("callee").and_then(|a| a.string()))
+            .flatten()
+            .and_then(|callee| crate::rules::blas::lookup(&callee));
         let targets: Vec<Value> = match name.as_str() {
+            _ if foreign.is_some() => {
+                let writes = foreign.map_or(&[][..], |rule| rule.writes);
+                writes.iter().map(|&i| operands[i]).collect()
+            }
             "memref.load"
             | "memref.dim"
             | "memref.dealloc"
@@ -1494,6 +1504,10 @@ impl ReverseState<'_> {
                 .attr("callee")
                 .and_then(|a| a.string())
                 .expect("a callee");
+            if let Some(rule) = crate::rules::blas::lookup(&callee) {
+                self.calls.insert(op, CallRule::Foreign(rule));
+                continue;
+            }
             let Some(ty) = self.diff.function_type(&callee) else {
                 return Err(error_at(
                     op,

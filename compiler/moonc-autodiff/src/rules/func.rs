@@ -60,6 +60,15 @@ fn call(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         .attr("callee")
         .and_then(|a| a.string())
         .expect("func.call names a callee");
+    if let Some(rule) = super::blas::lookup(&callee) {
+        if s.width != 1 {
+            return Err(crate::forward::error_at(
+                op,
+                &format!("@{callee}'s derivative rule serves width 1 only"),
+            ));
+        }
+        return (rule.forward)(s, op);
+    }
     let results = op.results();
     let ty = s.diff.function_type(&callee);
     let custom = s.diff.custom_rule(&callee).map(str::to_string);
@@ -112,6 +121,7 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         return Ok(());
     };
     let (key, name, custom) = match rule {
+        CallRule::Foreign(rule) => return (rule.reverse)(s, op),
         CallRule::Split(key, name) => (key, name, false),
         CallRule::Custom(key, name) => (key, name, true),
         CallRule::CustomJvp(key, name) => return call_reverse_by_jvp(s, op, &key, &name),

@@ -387,7 +387,7 @@ pub fn projected_dims(map: &str) -> Option<Vec<usize>> {
 
 /// A copy of the buffer `v` taken just before `op` in the forward sweep,
 /// for reverse code that needs contents the call overwrites later.
-fn snapshot(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
+pub(crate) fn snapshot(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
     if op.block() != s.body() || !s.is_direct(s.body()) {
         return Err(error_at(
             op,

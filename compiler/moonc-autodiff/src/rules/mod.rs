@@ -4,11 +4,14 @@
 //! transpose of the forward rule, which is linear in the tangents.
 //!
 //! Adding an operation is one entry plus its test (see `test/Passes/autodiff`).
+//! Calls of moonrt's BLAS routines have their own table, keyed on the
+//! routine (`blas.rs`).
 
 use crate::{forward::FunctionState, ir::Op, reverse::ReverseState};
 use moonc_ir::Error;
 
 mod arith;
+pub mod blas;
 mod cf;
 mod func;
 mod linalg;

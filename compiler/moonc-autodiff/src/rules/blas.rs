@@ -1,0 +1,439 @@
+//! Derivative rules of moonrt's BLAS routines (foreign calls,
+//! `docs/blas.md`): one entry per routine, keyed on its name without the
+//! `moonrt_s`/`moonrt_d` prefix, forward and reverse side by side. The
+//! derivative code calls the routines themselves, never scalar loops over
+//! matrices; elementwise updates (a scaled shadow, an inner product for a
+//! scalar's adjoint) are `linalg.generic`s.
+
+use super::linalg::{build_generic, may_alias, snapshot};
+use crate::{
+    forward::{FunctionState, error_at},
+    ir::{Builder, Op, Type, Value},
+    reverse::ReverseState,
+};
+use moonc_ir::Error;
+
+/// The derivative rule of one routine.
+pub struct Foreign {
+    /// The routine, e.g. `gemm` for `moonrt_dgemm` and `moonrt_sgemm`.
+    pub routine: &'static str,
+    /// The operands whose memory the routine writes.
+    pub writes: &'static [usize],
+    pub forward: fn(&mut FunctionState, Op) -> Result<(), Error>,
+    pub reverse: fn(&mut ReverseState, Op) -> Result<(), Error>,
+}
+
+pub const RULES: &[Foreign] = &[
+    Foreign {
+        routine: "gemm",
+        writes: &[6],
+        forward: gemm_forward,
+        reverse: gemm_reverse,
+    },
+    Foreign {
+        routine: "dot",
+        writes: &[],
+        forward: dot_forward,
+        reverse: dot_reverse,
+    },
+];
+
+/// The rule of the routine `callee` calls (`moonrt_dgemm`), if it has one.
+pub fn lookup(callee: &str) -> Option<&'static Foreign> {
+    let name = callee
+        .strip_prefix("moonrt_s")
+        .or_else(|| callee.strip_prefix("moonrt_d"))?;
+    RULES.iter().find(|rule| rule.routine == name)
+}
+
+/// `s` or `d`, the prefix of the routines for `callee`'s element type.
+fn prefix(op: Op) -> char {
+    let callee = op
+        .attr("callee")
+        .and_then(|a| a.string())
+        .unwrap_or_default();
+    if callee.starts_with("moonrt_s") {
+        's'
+    } else {
+        'd'
+    }
+}
+
+/// The strided memref type the routines take for rank `rank` of `element`.
+fn strided(b: &Builder, element: Type, rank: usize) -> Type {
+    let text = if rank == 1 {
+        format!("memref<?x{element}, strided<[?], offset: ?>>")
+    } else {
+        format!("memref<?x?x{element}, strided<[?, ?], offset: ?>>")
+    };
+    b.ctx.ty(&text)
+}
+
+/// `v` as the routines' memref type (a `memref.cast` when it is another).
+fn as_strided(b: &mut Builder, v: Value) -> Value {
+    let ty = strided(b, v.ty().element(), v.ty().shape().len());
+    if v.ty().to_string() == ty.to_string() {
+        v
+    } else {
+        b.value("memref.cast", &[v], ty, &[])
+    }
+}
+
+/// Calls `moonrt_{p}{routine}` with `operands` (memrefs cast to the
+/// routines' type), declaring it in the module when it is not yet.
+fn call(b: &mut Builder, p: char, routine: &str, operands: &[Value], results: &[Type]) -> Op {
+    let operands: Vec<Value> = operands
+        .iter()
+        .map(|&v| {
+            if v.ty().is_memref() {
+                as_strided(b, v)
+            } else {
+                v
+            }
+        })
+        .collect();
+    let name = format!("moonrt_{p}{routine}");
+    let mut module = b.anchor_op();
+    while module.name() != "builtin.module" {
+        module = module.parent().expect("a function inside a module");
+    }
+    if module.find_function(&name).is_none() {
+        let types: Vec<String> = operands.iter().map(|v| v.ty().to_string()).collect();
+        let results: Vec<String> = results.iter().map(|t| t.to_string()).collect();
+        let ty = format!("({}) -> ({})", types.join(", "), results.join(", "));
+        let body = module.regions()[0].blocks()[0];
+        let mut at = Builder::before(body.ops()[0]);
+        at.create(
+            "func.func",
+            &[],
+            &[],
+            &[
+                ("sym_name", b.ctx.attr(&format!("\"{name}\""))),
+                ("function_type", b.ctx.attr(&ty)),
+                ("sym_visibility", b.ctx.attr("\"private\"")),
+            ],
+            &[crate::ir::Region::new()],
+            &[],
+        );
+    }
+    let callee = b.ctx.attr(&format!("@{name}"));
+    b.create(
+        "func.call",
+        &operands,
+        results,
+        &[("callee", callee)],
+        &[],
+        &[],
+    )
+}
+
+fn flag(b: &mut Builder, on: bool) -> Value {
+    let attr = b.ctx.attr(&format!("{} : i32", i32::from(on)));
+    b.value("arith.constant", &[], b.ctx.ty("i32"), &[("value", attr)])
+}
+
+/// The value of the `i32` flag `v`, which must be an `arith.constant`.
+fn constant_flag(op: Op, v: Value, what: &str) -> Result<bool, Error> {
+    v.defining_op()
+        .filter(|d| d.name() == "arith.constant")
+        .and_then(|d| d.attr("value"))
+        .map(|a| !a.to_string().starts_with("0 "))
+        .ok_or_else(|| {
+            error_at(
+                op,
+                &format!("reverse mode needs {what} of this call to be an arith.constant"),
+            )
+        })
+}
+
+/// `into = scale * into + sum_k coefficient_k * terms_k`, elementwise over
+/// 2-D memrefs of one shape (`scale` absent: `into` is overwritten).
+fn combine(b: &mut Builder, into: Value, scale: Option<Value>, terms: &[(Value, Value)]) {
+    let map = "affine_map<(i, j) -> (i, j)>".to_string();
+    let scalar = "affine_map<(i, j) -> ()>".to_string();
+    let mut ins = vec![];
+    let mut maps = vec![];
+    for &(coefficient, term) in terms {
+        ins.extend([coefficient, term]);
+        maps.extend([scalar.clone(), map.clone()]);
+    }
+    if let Some(scale) = scale {
+        ins.push(scale);
+        maps.push(scalar.clone());
+    }
+    maps.push(map);
+    let (_, block, yield_) = build_generic(b, &ins, &[into], &maps, &["parallel", "parallel"]);
+    let args = block.args();
+    let ty = args[0].ty();
+    let mut e = Builder::before(yield_);
+    let mut sum = match scale {
+        Some(_) => e.value(
+            "arith.mulf",
+            &[args[ins.len() - 1], args[ins.len()]],
+            ty,
+            &[],
+        ),
+        None => e.float(ty, 0.0),
+    };
+    for k in 0..terms.len() {
+        let product = e.value("arith.mulf", &[args[2 * k], args[2 * k + 1]], ty, &[]);
+        sum = e.value("arith.addf", &[sum, product], ty, &[]);
+    }
+    yield_.set_operands(&[sum]);
+}
+
+/// `sum_ij x_ij y_ij` of two 2-D memrefs of one shape.
+fn inner(b: &mut Builder, x: Value, y: Value) -> Value {
+    let element = x.ty().element();
+    let cell = b.zero_cell(element);
+    let map = "affine_map<(i, j) -> (i, j)>".to_string();
+    let maps = [map.clone(), map, "affine_map<(i, j) -> ()>".to_string()];
+    let (_, block, yield_) = build_generic(b, &[x, y], &[cell], &maps, &["reduction", "reduction"]);
+    let args = block.args();
+    let mut e = Builder::before(yield_);
+    let product = e.value("arith.mulf", &[args[0], args[1]], element, &[]);
+    let sum = e.value("arith.addf", &[args[2], product], element, &[]);
+    yield_.set_operands(&[sum]);
+    b.value("memref.load", &[cell], element, &[])
+}
+
+/// A fresh buffer shaped like the 2-D memref `like`, freed by the caller.
+fn scratch(b: &mut Builder, like: Value) -> Value {
+    let ty = like.ty();
+    let plain = b.ctx.ty(&format!("memref<?x?x{}>", ty.element()));
+    let c0 = b.index(0);
+    let c1 = b.index(1);
+    let index = b.ctx.index();
+    let rows = b.value("memref.dim", &[like, c0], index, &[]);
+    let cols = b.value("memref.dim", &[like, c1], index, &[]);
+    b.alloc("memref.alloc", &[rows, cols], plain)
+}
+
+fn dealloc(b: &mut Builder, buffer: Value) {
+    b.create("memref.dealloc", &[buffer], &[], &[], &[], &[]);
+}
+
+/// `gemm(ta, tb, alpha, A, B, beta, C)`: `C = alpha op(A) op(B) + beta C`.
+/// Tangent: `dC = beta dC + alpha op(dA) op(B) + alpha op(A) op(dB) +
+/// dalpha op(A) op(B) + dbeta C_old`, the sum of the products built in a
+/// scratch buffer first (so that shadows aliasing `dC` are read before it
+/// changes), `C_old` copied only when `beta` is active.
+fn gemm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [ta, tb, alpha, a, bm, beta, c] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?gemm takes 7 operands"));
+    };
+    if !s.is_active(c) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let mut b = Builder::before(op);
+    let dc = s.shadow(op, c)?;
+    let element = c.ty().element();
+    let one = b.float(element, 1.0);
+    let zero = b.float(element, 0.0);
+    let products = scratch(&mut b, c);
+    crate::forward::fill(&mut b, zero, products);
+    if s.is_active(a) {
+        let da = s.shadow(op, a)?;
+        call(
+            &mut b,
+            p,
+            "gemm",
+            &[ta, tb, alpha, da, bm, one, products],
+            &[],
+        );
+    }
+    if s.is_active(bm) {
+        let db = s.shadow(op, bm)?;
+        call(
+            &mut b,
+            p,
+            "gemm",
+            &[ta, tb, alpha, a, db, one, products],
+            &[],
+        );
+    }
+    if s.is_active(alpha) {
+        let dalpha = s.tangent_or_zero(&mut b, alpha);
+        call(
+            &mut b,
+            p,
+            "gemm",
+            &[ta, tb, dalpha, a, bm, one, products],
+            &[],
+        );
+    }
+    let mut terms = vec![(one, products)];
+    let old = s.is_active(beta).then(|| {
+        let copy = scratch(&mut b, c);
+        b.create("memref.copy", &[c, copy], &[], &[], &[], &[]);
+        copy
+    });
+    if let Some(old) = old {
+        terms.push((s.tangent_or_zero(&mut b, beta), old));
+    }
+    combine(&mut b, dc, Some(beta), &terms);
+    dealloc(&mut b, products);
+    if let Some(old) = old {
+        dealloc(&mut b, old);
+    }
+    Ok(())
+}
+
+/// Adjoints of `gemm`, with `G` the adjoint of the new `C` and `op` the
+/// constant transposes: `dA += alpha G op(B)^T` (or its transpose), `dB +=
+/// alpha op(A)^T G` (or its transpose), `dalpha += <G, op(A) op(B)>`,
+/// `dbeta += <G, C_old>`, and the adjoint of the old `C` is `beta G`. `A`,
+/// `B` and `C_old` are copies taken before the call when the function
+/// writes them later (`C_old` only when `beta` is active). When `A` or `B`
+/// may share `C`'s memory, `G` is copied first.
+fn gemm_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [ta, tb, alpha, a, bm, beta, c] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?gemm takes 7 operands"));
+    };
+    if !s.activity.is_active(c) {
+        return Ok(());
+    }
+    let (ta, tb) = (
+        constant_flag(op, ta, "transa")?,
+        constant_flag(op, tb, "transb")?,
+    );
+    let p = prefix(op);
+    let dc = s.shadow(op, c)?;
+    let saved = |s: &mut ReverseState, v: Value| -> Result<Value, Error> {
+        if s.is_written(v) {
+            snapshot(s, op, v)
+        } else {
+            s.get(v)
+        }
+    };
+    let a_value = saved(s, a)?;
+    let b_value = saved(s, bm)?;
+    let old = if s.has_adjoint(beta) {
+        Some(snapshot(s, op, c)?)
+    } else {
+        None
+    };
+    let alpha_value = s.get(alpha)?;
+    let beta_value = s.get(beta)?;
+    let aliased = [a, bm].iter().any(|&v| may_alias(s, v, c));
+    let element = c.ty().element();
+    let one = s.b.float(element, 1.0);
+    let g = if aliased {
+        let copy = scratch(&mut s.b, dc);
+        s.b.create("memref.copy", &[dc, copy], &[], &[], &[], &[]);
+        copy
+    } else {
+        dc
+    };
+    let mut scalar_adjoints = vec![];
+    if s.has_adjoint(alpha) {
+        let b = &mut s.b;
+        let product = scratch(b, c);
+        let (fa, fb) = (flag(b, ta), flag(b, tb));
+        let zero = b.float(element, 0.0);
+        call(
+            b,
+            p,
+            "gemm",
+            &[fa, fb, one, a_value, b_value, zero, product],
+            &[],
+        );
+        let d = inner(b, g, product);
+        dealloc(b, product);
+        scalar_adjoints.push((alpha, d));
+    }
+    if let Some(old) = old {
+        let d = inner(&mut s.b, g, old);
+        scalar_adjoints.push((beta, d));
+    }
+    // Unaliased, G is dC itself: read it before scaling it.
+    if aliased {
+        combine(&mut s.b, dc, None, &[(beta_value, g)]);
+    }
+    if s.activity.is_active(a) {
+        let da = s.shadow(op, a)?;
+        let b = &mut s.b;
+        let operands = if ta {
+            let (f1, f2) = (flag(b, tb), flag(b, true));
+            [f1, f2, alpha_value, b_value, g, one, da]
+        } else {
+            let (f1, f2) = (flag(b, false), flag(b, !tb));
+            [f1, f2, alpha_value, g, b_value, one, da]
+        };
+        call(b, p, "gemm", &operands, &[]);
+    }
+    if s.activity.is_active(bm) {
+        let db = s.shadow(op, bm)?;
+        let b = &mut s.b;
+        let operands = if tb {
+            let (f1, f2) = (flag(b, true), flag(b, ta));
+            [f1, f2, alpha_value, g, a_value, one, db]
+        } else {
+            let (f1, f2) = (flag(b, !ta), flag(b, false));
+            [f1, f2, alpha_value, a_value, g, one, db]
+        };
+        call(b, p, "gemm", &operands, &[]);
+    }
+    if aliased {
+        dealloc(&mut s.b, g);
+    } else {
+        combine(&mut s.b, dc, None, &[(beta_value, g)]);
+    }
+    for (v, d) in scalar_adjoints {
+        s.add_adjoint(v, d);
+    }
+    Ok(())
+}
+
+/// `dot(x, y)`: tangent `dot(dx, y) + dot(x, dy)`.
+fn dot_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [x, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?dot takes 2 operands"));
+    };
+    let result = op.result(0);
+    if !s.is_active(result) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let mut b = Builder::after(op);
+    let ty = result.ty();
+    let mut tangent = b.float(ty, 0.0);
+    for (v, other) in [(x, y), (y, x)] {
+        if s.is_active(v) {
+            let dv = s.shadow(op, v)?;
+            let part = call(&mut b, p, "dot", &[dv, other], &[ty]).result(0);
+            tangent = b.value("arith.addf", &[tangent, part], ty, &[]);
+        }
+    }
+    s.set_tangent(result, tangent);
+    Ok(())
+}
+
+/// Adjoints of `dot(x, y)` with result adjoint `g`: `dx += g y` and `dy +=
+/// g x` (`axpy`), from copies of `x` and `y` when the function writes them
+/// later.
+fn dot_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [x, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?dot takes 2 operands"));
+    };
+    let Some(g) = s.take_adjoint(op.result(0)) else {
+        return Ok(());
+    };
+    let p = prefix(op);
+    let saved = |s: &mut ReverseState, v: Value| -> Result<Value, Error> {
+        if s.is_written(v) {
+            snapshot(s, op, v)
+        } else {
+            s.get(v)
+        }
+    };
+    let (x_value, y_value) = (saved(s, x)?, saved(s, y)?);
+    for (v, other) in [(x, y_value), (y, x_value)] {
+        if s.activity.is_active(v) {
+            let dv = s.shadow(op, v)?;
+            call(&mut s.b, p, "axpy", &[g, other, dv], &[]);
+        }
+    }
+    Ok(())
+}

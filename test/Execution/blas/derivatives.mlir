@@ -1,0 +1,179 @@
+// Derivatives of moonrt's BLAS routines (compiler/moonc-autodiff/src/rules/
+// blas.rs) checked by `moonc check`: forward mode against finite
+// differences, reverse against forward (the dot-product test), with every
+// argument active: the matrices, alpha and beta.
+//
+// RUN: moonc check %s --entry gemm_nn --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %s --entry gemm_nt --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %s --entry gemm_tn --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %s --entry gemm_tt --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %s --entry gemm_same_input --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %s --entry gemm_in_place --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %s --entry sgemm_tn --args '[[[1, 2], [3, 4]], [[0.5, -1], [1.5, 0.25]], [[1, -1], [2, 0.5]], 0.75, 0.5]' | FileCheck %s
+// RUN: moonc check %s --entry dots --args '[[1, 2, 3], [0.5, -1, 2]]' | FileCheck %s
+// CHECK: check: PASS
+
+!m = memref<?x?xf64, strided<[?, ?], offset: ?>>
+!ms = memref<?x?xf32, strided<[?, ?], offset: ?>>
+!v = memref<?xf64, strided<[?], offset: ?>>
+func.func private @moonrt_dgemm(i32, i32, f64, !m, !m, f64, !m)
+func.func private @moonrt_sgemm(i32, i32, f32, !ms, !ms, f32, !ms)
+func.func private @moonrt_ddot(!v, !v) -> f64
+
+#id = affine_map<(i, j) -> (i, j)>
+#all = affine_map<(i, j) -> ()>
+// C = alpha op(A) op(B) + beta C, then sum(C .* C) (as all below).
+func.func @gemm_nn(%a: memref<3x3xf64>, %b: memref<3x3xf64>, %c: memref<3x3xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %ta = arith.constant 0 : i32
+  %tb = arith.constant 0 : i32
+  %ac = memref.cast %a : memref<3x3xf64> to !m
+  %bc = memref.cast %b : memref<3x3xf64> to !m
+  %cc = memref.cast %c : memref<3x3xf64> to !m
+  func.call @moonrt_dgemm(%ta, %tb, %alpha, %ac, %bc, %beta, %cc) : (i32, i32, f64, !m, !m, f64, !m) -> ()
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%c : memref<3x3xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %sq = arith.mulf %v, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+
+// C = alpha op(A) op(B) + beta C, then sum(C .* C) (as all below).
+func.func @gemm_nt(%a: memref<3x3xf64>, %b: memref<3x3xf64>, %c: memref<3x3xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %ta = arith.constant 0 : i32
+  %tb = arith.constant 1 : i32
+  %ac = memref.cast %a : memref<3x3xf64> to !m
+  %bc = memref.cast %b : memref<3x3xf64> to !m
+  %cc = memref.cast %c : memref<3x3xf64> to !m
+  func.call @moonrt_dgemm(%ta, %tb, %alpha, %ac, %bc, %beta, %cc) : (i32, i32, f64, !m, !m, f64, !m) -> ()
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%c : memref<3x3xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %sq = arith.mulf %v, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+
+// C = alpha op(A) op(B) + beta C, then sum(C .* C) (as all below).
+func.func @gemm_tn(%a: memref<3x3xf64>, %b: memref<3x3xf64>, %c: memref<3x3xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %ta = arith.constant 1 : i32
+  %tb = arith.constant 0 : i32
+  %ac = memref.cast %a : memref<3x3xf64> to !m
+  %bc = memref.cast %b : memref<3x3xf64> to !m
+  %cc = memref.cast %c : memref<3x3xf64> to !m
+  func.call @moonrt_dgemm(%ta, %tb, %alpha, %ac, %bc, %beta, %cc) : (i32, i32, f64, !m, !m, f64, !m) -> ()
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%c : memref<3x3xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %sq = arith.mulf %v, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+
+// C = alpha op(A) op(B) + beta C, then sum(C .* C) (as all below).
+func.func @gemm_tt(%a: memref<3x3xf64>, %b: memref<3x3xf64>, %c: memref<3x3xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %ta = arith.constant 1 : i32
+  %tb = arith.constant 1 : i32
+  %ac = memref.cast %a : memref<3x3xf64> to !m
+  %bc = memref.cast %b : memref<3x3xf64> to !m
+  %cc = memref.cast %c : memref<3x3xf64> to !m
+  func.call @moonrt_dgemm(%ta, %tb, %alpha, %ac, %bc, %beta, %cc) : (i32, i32, f64, !m, !m, f64, !m) -> ()
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%c : memref<3x3xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %sq = arith.mulf %v, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+
+// C = alpha A A^T + beta C: one buffer passed as both inputs.
+func.func @gemm_same_input(%a: memref<3x3xf64>, %b: memref<3x3xf64>, %c: memref<3x3xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %n = arith.constant 0 : i32
+  %t = arith.constant 1 : i32
+  %ac = memref.cast %a : memref<3x3xf64> to !m
+  %cc = memref.cast %c : memref<3x3xf64> to !m
+  func.call @moonrt_dgemm(%n, %t, %alpha, %ac, %ac, %beta, %cc) : (i32, i32, f64, !m, !m, f64, !m) -> ()
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%c : memref<3x3xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %sq = arith.mulf %v, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+
+// A = alpha A B^T + beta A: the output is also an input.
+func.func @gemm_in_place(%a: memref<3x3xf64>, %b: memref<3x3xf64>, %c: memref<3x3xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %n = arith.constant 0 : i32
+  %t = arith.constant 1 : i32
+  %ac = memref.cast %a : memref<3x3xf64> to !m
+  %bc = memref.cast %b : memref<3x3xf64> to !m
+  func.call @moonrt_dgemm(%n, %t, %alpha, %ac, %bc, %beta, %ac) : (i32, i32, f64, !m, !m, f64, !m) -> ()
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%a : memref<3x3xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %sq = arith.mulf %v, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+
+// The f32 routine: C = alpha A^T B + beta C, returning C[0, 1].
+func.func @sgemm_tn(%a: memref<2x2xf32>, %b: memref<2x2xf32>, %c: memref<2x2xf32>, %alpha: f32, %beta: f32) -> f32 {
+  %n = arith.constant 0 : i32
+  %t = arith.constant 1 : i32
+  %ac = memref.cast %a : memref<2x2xf32> to !ms
+  %bc = memref.cast %b : memref<2x2xf32> to !ms
+  %cc = memref.cast %c : memref<2x2xf32> to !ms
+  func.call @moonrt_sgemm(%t, %n, %alpha, %ac, %bc, %beta, %cc) : (i32, i32, f32, !ms, !ms, f32, !ms) -> ()
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = memref.load %c[%c0, %c1] : memref<2x2xf32>
+  return %r : f32
+}
+
+// dot(x, y) * dot(x, x), x reversed in the second (stride -1).
+func.func @dots(%x: memref<3xf64>, %y: memref<3xf64>) -> f64 {
+  %xv = memref.cast %x : memref<3xf64> to !v
+  %yv = memref.cast %y : memref<3xf64> to !v
+  %rev = memref.reinterpret_cast %x to offset: [2], sizes: [3], strides: [-1] : memref<3xf64> to memref<3xf64, strided<[-1], offset: 2>>
+  %rv = memref.cast %rev : memref<3xf64, strided<[-1], offset: 2>> to !v
+  %d1 = func.call @moonrt_ddot(%xv, %yv) : (!v, !v) -> f64
+  %d2 = func.call @moonrt_ddot(%xv, %rv) : (!v, !v) -> f64
+  %r = arith.mulf %d1, %d2 : f64
+  return %r : f64
+}
