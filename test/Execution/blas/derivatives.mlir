@@ -11,6 +11,9 @@
 // RUN: moonc check %s --entry gemm_in_place --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
 // RUN: moonc check %s --entry sgemm_tn --args '[[[1, 2], [3, 4]], [[0.5, -1], [1.5, 0.25]], [[1, -1], [2, 0.5]], 0.75, 0.5]' | FileCheck %s
 // RUN: moonc check %s --entry dots --args '[[1, 2, 3], [0.5, -1, 2]]' | FileCheck %s
+// RUN: moonc check %s --entry level1 --args '[[1, 2, 3], [0.5, -1, 2], [2, -1, 0.5], 0.8, 1.3]' | FileCheck %s
+// RUN: moonc check %s --entry gemv_n --args '[[[1, 2, 3], [4, 5, 6]], [0.5, -1, 2], [1, -2], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %s --entry gemv_t --args '[[[1, 2, 3], [4, 5, 6]], [0.5, -1], [1, -2, 0.25], 0.8, 0.7]' | FileCheck %s
 // CHECK: check: PASS
 
 !m = memref<?x?xf64, strided<[?, ?], offset: ?>>
@@ -19,6 +22,12 @@
 func.func private @moonrt_dgemm(i32, i32, f64, !m, !m, f64, !m)
 func.func private @moonrt_sgemm(i32, i32, f32, !ms, !ms, f32, !ms)
 func.func private @moonrt_ddot(!v, !v) -> f64
+func.func private @moonrt_daxpy(f64, !v, !v)
+func.func private @moonrt_dscal(f64, !v)
+func.func private @moonrt_dcopy(!v, !v)
+func.func private @moonrt_dnrm2(!v) -> f64
+func.func private @moonrt_dasum(!v) -> f64
+func.func private @moonrt_dgemv(i32, f64, !m, !v, f64, !v)
 
 #id = affine_map<(i, j) -> (i, j)>
 #all = affine_map<(i, j) -> ()>
@@ -175,5 +184,48 @@ func.func @dots(%x: memref<3xf64>, %y: memref<3xf64>) -> f64 {
   %d1 = func.call @moonrt_ddot(%xv, %yv) : (!v, !v) -> f64
   %d2 = func.call @moonrt_ddot(%xv, %rv) : (!v, !v) -> f64
   %r = arith.mulf %d1, %d2 : f64
+  return %r : f64
+}
+
+// y += alpha x; z = x (copy); z *= beta; y += z (aliasing none);
+// x += x (axpy of a buffer onto itself); then nrm2(y) * asum(z) + y[0].
+func.func @level1(%x: memref<3xf64>, %y: memref<3xf64>, %z: memref<3xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %xv = memref.cast %x : memref<3xf64> to !v
+  %yv = memref.cast %y : memref<3xf64> to !v
+  %zv = memref.cast %z : memref<3xf64> to !v
+  %one = arith.constant 1.0 : f64
+  func.call @moonrt_daxpy(%alpha, %xv, %yv) : (f64, !v, !v) -> ()
+  func.call @moonrt_dcopy(%xv, %zv) : (!v, !v) -> ()
+  func.call @moonrt_dscal(%beta, %zv) : (f64, !v) -> ()
+  func.call @moonrt_daxpy(%one, %zv, %yv) : (f64, !v, !v) -> ()
+  func.call @moonrt_daxpy(%alpha, %xv, %xv) : (f64, !v, !v) -> ()
+  %n = func.call @moonrt_dnrm2(%yv) : (!v) -> f64
+  %s = func.call @moonrt_dasum(%zv) : (!v) -> f64
+  %c0 = arith.constant 0 : index
+  %y0 = memref.load %y[%c0] : memref<3xf64>
+  %p = arith.mulf %n, %s : f64
+  %r = arith.addf %p, %y0 : f64
+  return %r : f64
+}
+
+// y = alpha A x + beta y, then sum(y .* y) by dot.
+func.func @gemv_n(%a: memref<2x3xf64>, %x: memref<3xf64>, %y: memref<2xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %am = memref.cast %a : memref<2x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  %yv = memref.cast %y : memref<2xf64> to !v
+  %n = arith.constant 0 : i32
+  func.call @moonrt_dgemv(%n, %alpha, %am, %xv, %beta, %yv) : (i32, f64, !m, !v, f64, !v) -> ()
+  %r = func.call @moonrt_ddot(%yv, %yv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+// y = alpha A^T x + beta y, then sum(y .* y) by dot.
+func.func @gemv_t(%a: memref<2x3xf64>, %x: memref<2xf64>, %y: memref<3xf64>, %alpha: f64, %beta: f64) -> f64 {
+  %am = memref.cast %a : memref<2x3xf64> to !m
+  %xv = memref.cast %x : memref<2xf64> to !v
+  %yv = memref.cast %y : memref<3xf64> to !v
+  %t = arith.constant 1 : i32
+  func.call @moonrt_dgemv(%t, %alpha, %am, %xv, %beta, %yv) : (i32, f64, !m, !v, f64, !v) -> ()
+  %r = func.call @moonrt_ddot(%yv, %yv) : (!v, !v) -> f64
   return %r : f64
 }

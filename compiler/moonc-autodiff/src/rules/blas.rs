@@ -36,6 +36,42 @@ pub const RULES: &[Foreign] = &[
         forward: dot_forward,
         reverse: dot_reverse,
     },
+    Foreign {
+        routine: "axpy",
+        writes: &[2],
+        forward: axpy_forward,
+        reverse: axpy_reverse,
+    },
+    Foreign {
+        routine: "scal",
+        writes: &[1],
+        forward: scal_forward,
+        reverse: scal_reverse,
+    },
+    Foreign {
+        routine: "copy",
+        writes: &[1],
+        forward: copy_forward,
+        reverse: copy_reverse,
+    },
+    Foreign {
+        routine: "nrm2",
+        writes: &[],
+        forward: nrm2_forward,
+        reverse: nrm2_reverse,
+    },
+    Foreign {
+        routine: "asum",
+        writes: &[],
+        forward: asum_forward,
+        reverse: asum_reverse,
+    },
+    Foreign {
+        routine: "gemv",
+        writes: &[5],
+        forward: gemv_forward,
+        reverse: gemv_reverse,
+    },
 ];
 
 /// The rule of the routine `callee` calls (`moonrt_dgemm`), if it has one.
@@ -146,11 +182,22 @@ fn constant_flag(op: Op, v: Value, what: &str) -> Result<bool, Error> {
         })
 }
 
+/// The identity map, the map to a scalar and the iterators of an
+/// elementwise generic over memrefs of `rank` dimensions.
+fn elementwise(rank: usize, kind: &str) -> (String, String, Vec<&str>) {
+    let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
+    let dims = dims.join(", ");
+    (
+        format!("affine_map<({dims}) -> ({dims})>"),
+        format!("affine_map<({dims}) -> ()>"),
+        vec![kind; rank],
+    )
+}
+
 /// `into = scale * into + sum_k coefficient_k * terms_k`, elementwise over
-/// 2-D memrefs of one shape (`scale` absent: `into` is overwritten).
+/// memrefs of one shape (`scale` absent: `into` is overwritten).
 fn combine(b: &mut Builder, into: Value, scale: Option<Value>, terms: &[(Value, Value)]) {
-    let map = "affine_map<(i, j) -> (i, j)>".to_string();
-    let scalar = "affine_map<(i, j) -> ()>".to_string();
+    let (map, scalar, iterators) = elementwise(into.ty().shape().len(), "parallel");
     let mut ins = vec![];
     let mut maps = vec![];
     for &(coefficient, term) in terms {
@@ -162,7 +209,7 @@ fn combine(b: &mut Builder, into: Value, scale: Option<Value>, terms: &[(Value, 
         maps.push(scalar.clone());
     }
     maps.push(map);
-    let (_, block, yield_) = build_generic(b, &ins, &[into], &maps, &["parallel", "parallel"]);
+    let (_, block, yield_) = build_generic(b, &ins, &[into], &maps, &iterators);
     let args = block.args();
     let ty = args[0].ty();
     let mut e = Builder::before(yield_);
@@ -182,31 +229,78 @@ fn combine(b: &mut Builder, into: Value, scale: Option<Value>, terms: &[(Value, 
     yield_.set_operands(&[sum]);
 }
 
-/// `sum_ij x_ij y_ij` of two 2-D memrefs of one shape.
-fn inner(b: &mut Builder, x: Value, y: Value) -> Value {
+/// `sum_i f(x_i) y_i` over two memrefs of one shape, `f` the identity or
+/// (`sign`) [`signum`].
+fn reduce(b: &mut Builder, x: Value, y: Value, sign: bool) -> Value {
     let element = x.ty().element();
     let cell = b.zero_cell(element);
-    let map = "affine_map<(i, j) -> (i, j)>".to_string();
-    let maps = [map.clone(), map, "affine_map<(i, j) -> ()>".to_string()];
-    let (_, block, yield_) = build_generic(b, &[x, y], &[cell], &maps, &["reduction", "reduction"]);
+    let (map, scalar, iterators) = elementwise(x.ty().shape().len(), "reduction");
+    let (_, block, yield_) =
+        build_generic(b, &[x, y], &[cell], &[map.clone(), map, scalar], &iterators);
     let args = block.args();
     let mut e = Builder::before(yield_);
-    let product = e.value("arith.mulf", &[args[0], args[1]], element, &[]);
+    let factor = if sign {
+        signum(&mut e, args[0])
+    } else {
+        args[0]
+    };
+    let product = e.value("arith.mulf", &[factor, args[1]], element, &[]);
     let sum = e.value("arith.addf", &[args[2], product], element, &[]);
     yield_.set_operands(&[sum]);
     b.value("memref.load", &[cell], element, &[])
 }
 
-/// A fresh buffer shaped like the 2-D memref `like`, freed by the caller.
+/// 1, -1 or 0 as `x` is positive, negative or neither (the derivative of
+/// `|x|`, taken as 0 at 0).
+fn signum(e: &mut Builder, x: Value) -> Value {
+    let ty = x.ty();
+    let (one, minus, zero) = (e.float(ty, 1.0), e.float(ty, -1.0), e.float(ty, 0.0));
+    let i1 = e.ctx.ty("i1");
+    let ogt = e.ctx.attr("2 : i64");
+    let olt = e.ctx.attr("4 : i64");
+    let positive = e.value("arith.cmpf", &[x, zero], i1, &[("predicate", ogt)]);
+    let negative = e.value("arith.cmpf", &[x, zero], i1, &[("predicate", olt)]);
+    let below = e.value("arith.select", &[negative, minus, zero], ty, &[]);
+    e.value("arith.select", &[positive, one, below], ty, &[])
+}
+
+/// `sum_i x_i y_i`.
+fn inner(b: &mut Builder, x: Value, y: Value) -> Value {
+    reduce(b, x, y, false)
+}
+
+/// A fresh buffer shaped like the memref `like`, freed by the caller.
 fn scratch(b: &mut Builder, like: Value) -> Value {
     let ty = like.ty();
-    let plain = b.ctx.ty(&format!("memref<?x?x{}>", ty.element()));
-    let c0 = b.index(0);
-    let c1 = b.index(1);
+    let rank = ty.shape().len();
+    let plain = b
+        .ctx
+        .ty(&format!("memref<{}{}>", "?x".repeat(rank), ty.element()));
     let index = b.ctx.index();
-    let rows = b.value("memref.dim", &[like, c0], index, &[]);
-    let cols = b.value("memref.dim", &[like, c1], index, &[]);
-    b.alloc("memref.alloc", &[rows, cols], plain)
+    let sizes: Vec<Value> = (0..rank)
+        .map(|d| {
+            let d = b.index(d as i64);
+            b.value("memref.dim", &[like, d], index, &[])
+        })
+        .collect();
+    b.alloc("memref.alloc", &sizes, plain)
+}
+
+/// A copy of the memref `v`, freed by the caller.
+fn copy_of(b: &mut Builder, v: Value) -> Value {
+    let copy = scratch(b, v);
+    b.create("memref.copy", &[v, copy], &[], &[], &[], &[]);
+    copy
+}
+
+/// The contents of the memref `v` as the call `op` read them: a copy taken
+/// before the call when the function writes `v` (at or after the call).
+fn saved(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
+    if s.is_written(v) {
+        snapshot(s, op, v)
+    } else {
+        s.get(v)
+    }
 }
 
 fn dealloc(b: &mut Builder, buffer: Value) {
@@ -264,11 +358,7 @@ fn gemm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         );
     }
     let mut terms = vec![(one, products)];
-    let old = s.is_active(beta).then(|| {
-        let copy = scratch(&mut b, c);
-        b.create("memref.copy", &[c, copy], &[], &[], &[], &[]);
-        copy
-    });
+    let old = s.is_active(beta).then(|| copy_of(&mut b, c));
     if let Some(old) = old {
         terms.push((s.tangent_or_zero(&mut b, beta), old));
     }
@@ -319,13 +409,7 @@ fn gemm_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let aliased = [a, bm].iter().any(|&v| may_alias(s, v, c));
     let element = c.ty().element();
     let one = s.b.float(element, 1.0);
-    let g = if aliased {
-        let copy = scratch(&mut s.b, dc);
-        s.b.create("memref.copy", &[dc, copy], &[], &[], &[], &[]);
-        copy
-    } else {
-        dc
-    };
+    let g = if aliased { copy_of(&mut s.b, dc) } else { dc };
     let mut scalar_adjoints = vec![];
     if s.has_adjoint(alpha) {
         let b = &mut s.b;
@@ -434,6 +518,315 @@ fn dot_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
             let dv = s.shadow(op, v)?;
             call(&mut s.b, p, "axpy", &[g, other, dv], &[]);
         }
+    }
+    Ok(())
+}
+
+/// `axpy(alpha, x, y)`: `y = alpha x + y`. Tangent `dy += alpha dx +
+/// dalpha x`; adjoints `dalpha += <G, x>`, `dx += alpha G`, and `y`'s old
+/// contents keep `G` (with `x` the same buffer as `y`, `dx += alpha G`
+/// makes it `(1 + alpha) G`).
+fn axpy_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [alpha, x, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?axpy takes 3 operands"));
+    };
+    if !s.is_active(y) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::before(op));
+    let dy = s.shadow(op, y)?;
+    // dx first: it may be dy itself, which must not have changed yet.
+    if s.is_active(x) {
+        let dx = s.shadow(op, x)?;
+        call(&mut b, p, "axpy", &[alpha, dx, dy], &[]);
+    }
+    if s.is_active(alpha) {
+        let dalpha = s.tangent_or_zero(&mut b, alpha);
+        call(&mut b, p, "axpy", &[dalpha, x, dy], &[]);
+    }
+    Ok(())
+}
+
+fn axpy_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [alpha, x, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?axpy takes 3 operands"));
+    };
+    if !s.activity.is_active(y) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let g = s.shadow(op, y)?;
+    if s.has_adjoint(alpha) {
+        let x_value = saved(s, op, x)?;
+        let d = call(&mut s.b, p, "dot", &[g, x_value], &[alpha.ty()]).result(0);
+        s.add_adjoint(alpha, d);
+    }
+    if s.activity.is_active(x) {
+        let dx = s.shadow(op, x)?;
+        let alpha_value = s.get(alpha)?;
+        call(&mut s.b, p, "axpy", &[alpha_value, g, dx], &[]);
+    }
+    Ok(())
+}
+
+/// `scal(alpha, x)`: `x = alpha x`. Tangent `dx = alpha dx + dalpha x`;
+/// adjoints `dalpha += <G, x_old>` and `G = alpha G`.
+fn scal_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [alpha, x] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?scal takes 2 operands"));
+    };
+    if !s.is_active(x) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::before(op));
+    let dx = s.shadow(op, x)?;
+    call(&mut b, p, "scal", &[alpha, dx], &[]);
+    if s.is_active(alpha) {
+        let dalpha = s.tangent_or_zero(&mut b, alpha);
+        call(&mut b, p, "axpy", &[dalpha, x, dx], &[]);
+    }
+    Ok(())
+}
+
+fn scal_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [alpha, x] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?scal takes 2 operands"));
+    };
+    if !s.activity.is_active(x) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let g = s.shadow(op, x)?;
+    if s.has_adjoint(alpha) {
+        let old = snapshot(s, op, x)?;
+        let d = call(&mut s.b, p, "dot", &[g, old], &[alpha.ty()]).result(0);
+        s.add_adjoint(alpha, d);
+    }
+    let alpha_value = s.get(alpha)?;
+    combine(&mut s.b, g, Some(alpha_value), &[]);
+    Ok(())
+}
+
+/// `copy(x, y)`: `y = x`. Tangent `dy = dx`; adjoints `dx += G` and `y`'s
+/// old contents get none (a copy of a buffer onto itself changes nothing).
+fn copy_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [x, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?copy takes 2 operands"));
+    };
+    if !s.is_active(y) || x == y {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::before(op));
+    let dy = s.shadow(op, y)?;
+    let dx = s.tangent_or_zero(&mut b, x);
+    call(&mut b, p, "copy", &[dx, dy], &[]);
+    Ok(())
+}
+
+fn copy_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [x, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?copy takes 2 operands"));
+    };
+    if !s.activity.is_active(y) || x == y {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let g = s.shadow(op, y)?;
+    if s.activity.is_active(x) {
+        let dx = s.shadow(op, x)?;
+        let one = s.b.float(y.ty().element(), 1.0);
+        call(&mut s.b, p, "axpy", &[one, g, dx], &[]);
+    }
+    let zero = s.b.float(y.ty().element(), 0.0);
+    crate::forward::fill(&mut s.b, zero, g);
+    Ok(())
+}
+
+/// `r = nrm2(x)`: tangent `<x, dx> / r`; adjoint `dx += (g / r) x`.
+fn nrm2_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let x = op.operand(0);
+    let r = op.result(0);
+    if !s.is_active(r) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::after(op));
+    let dx = s.shadow(op, x)?;
+    let d = call(&mut b, p, "dot", &[x, dx], &[r.ty()]).result(0);
+    let t = b.value("arith.divf", &[d, r], r.ty(), &[]);
+    s.set_tangent(r, t);
+    Ok(())
+}
+
+fn nrm2_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let x = op.operand(0);
+    let Some(g) = s.take_adjoint(op.result(0)) else {
+        return Ok(());
+    };
+    let p = prefix(op);
+    let (x_value, r) = (saved(s, op, x)?, s.get(op.result(0))?);
+    let dx = s.shadow(op, x)?;
+    let scale = s.b.value("arith.divf", &[g, r], g.ty(), &[]);
+    call(&mut s.b, p, "axpy", &[scale, x_value, dx], &[]);
+    Ok(())
+}
+
+/// `r = asum(x)`: tangent `sum sign(x_i) dx_i`; adjoint `dx += g sign(x)`.
+fn asum_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let x = op.operand(0);
+    let r = op.result(0);
+    if !s.is_active(r) {
+        return Ok(());
+    }
+    let mut b = Builder::after(op);
+    let dx = s.shadow(op, x)?;
+    let t = reduce(&mut b, x, dx, true);
+    s.set_tangent(r, t);
+    Ok(())
+}
+
+fn asum_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let x = op.operand(0);
+    let Some(g) = s.take_adjoint(op.result(0)) else {
+        return Ok(());
+    };
+    let x_value = saved(s, op, x)?;
+    let dx = s.shadow(op, x)?;
+    let (map, scalar, iterators) = elementwise(1, "parallel");
+    let (_, block, yield_) = build_generic(
+        &mut s.b,
+        &[g, x_value],
+        &[dx],
+        &[scalar, map.clone(), map],
+        &iterators,
+    );
+    let args = block.args();
+    let element = g.ty();
+    let mut e = Builder::before(yield_);
+    let sign = signum(&mut e, args[1]);
+    let product = e.value("arith.mulf", &[args[0], sign], element, &[]);
+    let sum = e.value("arith.addf", &[args[2], product], element, &[]);
+    yield_.set_operands(&[sum]);
+    Ok(())
+}
+
+/// `gemv(t, alpha, A, x, beta, y)`: `y = alpha op(A) x + beta y`. Tangent
+/// `dy = beta dy + alpha op(dA) x + alpha op(A) dx + dalpha op(A) x +
+/// dbeta y_old` (the products in a scratch vector first). Adjoints, `G`
+/// that of the new `y`: `dA += alpha G x^T` (`alpha x G^T` when
+/// transposed, by `ger`), `dx += alpha op(A)^T G`, `dalpha += <G, op(A)
+/// x>`, `dbeta += <G, y_old>`, and `y`'s old contents get `beta G`.
+fn gemv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [t, alpha, a, x, beta, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?gemv takes 6 operands"));
+    };
+    if !s.is_active(y) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::before(op));
+    let dy = s.shadow(op, y)?;
+    let element = y.ty().element();
+    let one = b.float(element, 1.0);
+    let zero = b.float(element, 0.0);
+    let products = scratch(&mut b, y);
+    crate::forward::fill(&mut b, zero, products);
+    if s.is_active(a) {
+        let da = s.shadow(op, a)?;
+        call(&mut b, p, "gemv", &[t, alpha, da, x, one, products], &[]);
+    }
+    if s.is_active(x) {
+        let dx = s.shadow(op, x)?;
+        call(&mut b, p, "gemv", &[t, alpha, a, dx, one, products], &[]);
+    }
+    if s.is_active(alpha) {
+        let dalpha = s.tangent_or_zero(&mut b, alpha);
+        call(&mut b, p, "gemv", &[t, dalpha, a, x, one, products], &[]);
+    }
+    let mut terms = vec![(one, products)];
+    let old = s.is_active(beta).then(|| copy_of(&mut b, y));
+    if let Some(old) = old {
+        terms.push((s.tangent_or_zero(&mut b, beta), old));
+    }
+    combine(&mut b, dy, Some(beta), &terms);
+    dealloc(&mut b, products);
+    if let Some(old) = old {
+        dealloc(&mut b, old);
+    }
+    Ok(())
+}
+
+fn gemv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [t, alpha, a, x, beta, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?gemv takes 6 operands"));
+    };
+    if !s.activity.is_active(y) {
+        return Ok(());
+    }
+    let transposed = constant_flag(op, t, "trans")?;
+    let p = prefix(op);
+    let dy = s.shadow(op, y)?;
+    let a_value = saved(s, op, a)?;
+    let x_value = saved(s, op, x)?;
+    let old = if s.has_adjoint(beta) {
+        Some(snapshot(s, op, y)?)
+    } else {
+        None
+    };
+    let alpha_value = s.get(alpha)?;
+    let beta_value = s.get(beta)?;
+    let aliased = [a, x].iter().any(|&v| may_alias(s, v, y));
+    let element = y.ty().element();
+    let one = s.b.float(element, 1.0);
+    let g = if aliased { copy_of(&mut s.b, dy) } else { dy };
+    let mut scalar_adjoints = vec![];
+    if s.has_adjoint(alpha) {
+        let b = &mut s.b;
+        let product = scratch(b, y);
+        let zero = b.float(element, 0.0);
+        call(
+            b,
+            p,
+            "gemv",
+            &[t, one, a_value, x_value, zero, product],
+            &[],
+        );
+        let d = inner(b, g, product);
+        dealloc(b, product);
+        scalar_adjoints.push((alpha, d));
+    }
+    if let Some(old) = old {
+        let d = inner(&mut s.b, g, old);
+        scalar_adjoints.push((beta, d));
+    }
+    if aliased {
+        combine(&mut s.b, dy, None, &[(beta_value, g)]);
+    }
+    if s.activity.is_active(a) {
+        let da = s.shadow(op, a)?;
+        let (u, v) = if transposed {
+            (x_value, g)
+        } else {
+            (g, x_value)
+        };
+        call(&mut s.b, p, "ger", &[alpha_value, u, v, da], &[]);
+    }
+    if s.activity.is_active(x) {
+        let dx = s.shadow(op, x)?;
+        let flipped = flag(&mut s.b, !transposed);
+        call(
+            &mut s.b,
+            p,
+            "gemv",
+            &[flipped, alpha_value, a_value, g, one, dx],
+            &[],
+        );
+    }
+    if aliased {
+        dealloc(&mut s.b, g);
+    } else {
+        combine(&mut s.b, dy, None, &[(beta_value, g)]);
+    }
+    for (v, d) in scalar_adjoints {
+        s.add_adjoint(v, d);
     }
     Ok(())
 }
