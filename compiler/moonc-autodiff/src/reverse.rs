@@ -1202,38 +1202,41 @@ fn sequential_parallel_loops(ctx: Ctx, function: Op) {
 fn written_roots(function: Op) -> HashSet<Value> {
     let mut written = HashSet::new();
     for op in function.walk() {
-        let name = op.name();
-        let operands = op.operands();
-        let foreign = (name == "func.call")
-            .then(|| op.attr("callee").and_then(|a| a.string()))
-            .flatten()
-            .and_then(|callee| crate::rules::blas::lookup(&callee));
-        let targets: Vec<Value> = match name.as_str() {
-            _ if foreign.is_some() => {
-                let writes = foreign.map_or(&[][..], |rule| rule.writes);
-                writes.iter().map(|&i| operands[i]).collect()
-            }
-            "memref.load"
-            | "memref.dim"
-            | "memref.dealloc"
-            | "memref.rank"
-            | "memref.extract_strided_metadata" => vec![],
-            "memref.store" => vec![operands[1]],
-            "memref.copy" => vec![operands[1]],
-            _ if VIEW_OPS.contains(&name.as_str()) => vec![],
-            _ if name.starts_with("linalg.") => {
-                let (ins, _) = split_ins_outs(op);
-                operands[ins..].to_vec()
-            }
-            _ => operands.clone(),
-        };
-        for t in targets {
-            if t.ty().is_memref() {
-                written.insert(root(t));
-            }
+        for t in written_operands(op) {
+            written.insert(root(t));
         }
     }
     written
+}
+
+/// The memref operands `op` itself may write (not its nested operations).
+pub(crate) fn written_operands(op: Op) -> Vec<Value> {
+    let name = op.name();
+    let operands = op.operands();
+    let foreign = (name == "func.call")
+        .then(|| op.attr("callee").and_then(|a| a.string()))
+        .flatten()
+        .and_then(|callee| crate::rules::blas::lookup(&callee));
+    let targets: Vec<Value> = match name.as_str() {
+        _ if foreign.is_some() => {
+            let writes = foreign.map_or(&[][..], |rule| rule.writes);
+            writes.iter().map(|&i| operands[i]).collect()
+        }
+        "memref.load"
+        | "memref.dim"
+        | "memref.dealloc"
+        | "memref.rank"
+        | "memref.extract_strided_metadata" => vec![],
+        "memref.store" => vec![operands[1]],
+        "memref.copy" => vec![operands[1]],
+        _ if VIEW_OPS.contains(&name.as_str()) => vec![],
+        _ if name.starts_with("linalg.") => {
+            let (ins, _) = split_ins_outs(op);
+            operands[ins..].to_vec()
+        }
+        _ => operands,
+    };
+    targets.into_iter().filter(|t| t.ty().is_memref()).collect()
 }
 
 /// Generates the adjoint function(s) of `primal` for `key`.

@@ -294,13 +294,34 @@ fn copy_of(b: &mut Builder, v: Value) -> Value {
 }
 
 /// The contents of the memref `v` as the call `op` read them: a copy taken
-/// before the call when the function writes `v` (at or after the call).
+/// before the call when the function writes `v`'s memory, by the call or
+/// after it (for a call in a loop or branch: anywhere). The operations
+/// after the call include the reverse code emitted so far, which writes
+/// only shadows and scratch buffers. A buffer deallocated later counts as
+/// written: the reverse sweep runs after the deallocation.
 fn saved(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
-    if s.is_written(v) {
-        snapshot(s, op, v)
+    let body = s.body();
+    let later = if !s.is_written(v) {
+        false
+    } else if op.block() == body && s.is_direct(body) {
+        let ops = body.ops();
+        let at = ops.iter().position(|&o| o == op).unwrap_or(0);
+        ops[at..]
+            .iter()
+            .flat_map(|&o| std::iter::once(o).chain(o.walk()))
+            .flat_map(|o| {
+                // A deallocation ends the contents as surely as a write.
+                let mut targets = crate::reverse::written_operands(o);
+                if o.name() == "memref.dealloc" {
+                    targets.push(o.operand(0));
+                }
+                targets
+            })
+            .any(|t| may_alias(s, t, v))
     } else {
-        s.get(v)
-    }
+        s.is_written(v)
+    };
+    if later { snapshot(s, op, v) } else { s.get(v) }
 }
 
 fn dealloc(b: &mut Builder, buffer: Value) {
@@ -390,15 +411,8 @@ fn gemm_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     );
     let p = prefix(op);
     let dc = s.shadow(op, c)?;
-    let saved = |s: &mut ReverseState, v: Value| -> Result<Value, Error> {
-        if s.is_written(v) {
-            snapshot(s, op, v)
-        } else {
-            s.get(v)
-        }
-    };
-    let a_value = saved(s, a)?;
-    let b_value = saved(s, bm)?;
+    let a_value = saved(s, op, a)?;
+    let b_value = saved(s, op, bm)?;
     let old = if s.has_adjoint(beta) {
         Some(snapshot(s, op, c)?)
     } else {
@@ -505,14 +519,7 @@ fn dot_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         return Ok(());
     };
     let p = prefix(op);
-    let saved = |s: &mut ReverseState, v: Value| -> Result<Value, Error> {
-        if s.is_written(v) {
-            snapshot(s, op, v)
-        } else {
-            s.get(v)
-        }
-    };
-    let (x_value, y_value) = (saved(s, x)?, saved(s, y)?);
+    let (x_value, y_value) = (saved(s, op, x)?, saved(s, op, y)?);
     for (v, other) in [(x, y_value), (y, x_value)] {
         if s.activity.is_active(v) {
             let dv = s.shadow(op, v)?;
