@@ -328,62 +328,62 @@ fn dealloc(b: &mut Builder, buffer: Value) {
     b.create("memref.dealloc", &[buffer], &[], &[], &[], &[]);
 }
 
-/// `gemm(ta, tb, alpha, A, B, beta, C)`: `C = alpha op(A) op(B) + beta C`.
-/// Tangent: `dC = beta dC + alpha op(dA) op(B) + alpha op(A) op(dB) +
-/// dalpha op(A) op(B) + dbeta C_old`, the sum of the products built in a
-/// scratch buffer first (so that shadows aliasing `dC` are read before it
-/// changes), `C_old` copied only when `beta` is active.
-fn gemm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
-    let [ta, tb, alpha, a, bm, beta, c] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?gemm takes 7 operands"));
-    };
-    if !s.is_active(c) {
+/// Emits `into += alpha P(f0, f1)` with a builder: (alpha, f0, f1, into).
+type Product<'a> = &'a dyn Fn(&mut Builder, Value, Value, Value, Value);
+
+/// Adds the factors' adjoints: (alpha, f0, f1, G).
+type FactorAdjoints<'a> =
+    &'a dyn Fn(&mut ReverseState, Value, Value, Value, Value) -> Result<(), Error>;
+
+/// A routine `out = alpha P(f0, f1) + beta out`, `P` bilinear in the two
+/// factors (`gemm`, `gemv`), as its rules see it.
+struct ScaledProduct {
+    alpha: Value,
+    factors: [Value; 2],
+    beta: Value,
+    out: Value,
+}
+
+/// The tangent of a [`ScaledProduct`]: `dout = beta dout + alpha P(df0,
+/// f1) + alpha P(f0, df1) + dalpha P(f0, f1) + dbeta out_old`, the products
+/// added by `product(b, alpha, f0, f1, into)` into a scratch buffer before
+/// `dout` changes (so that shadows sharing its memory are read first),
+/// `out_old` copied only when `beta` is active.
+fn scaled_product_forward(
+    s: &mut FunctionState,
+    op: Op,
+    r: &ScaledProduct,
+    product: Product,
+) -> Result<(), Error> {
+    if !s.is_active(r.out) {
         return Ok(());
     }
-    let p = prefix(op);
     let mut b = Builder::before(op);
-    let dc = s.shadow(op, c)?;
-    let element = c.ty().element();
+    let dout = s.shadow(op, r.out)?;
+    let element = r.out.ty().element();
     let one = b.float(element, 1.0);
     let zero = b.float(element, 0.0);
-    let products = scratch(&mut b, c);
+    let products = scratch(&mut b, r.out);
     crate::forward::fill(&mut b, zero, products);
-    if s.is_active(a) {
-        let da = s.shadow(op, a)?;
-        call(
-            &mut b,
-            p,
-            "gemm",
-            &[ta, tb, alpha, da, bm, one, products],
-            &[],
-        );
+    let [f0, f1] = r.factors;
+    if s.is_active(f0) {
+        let d = s.shadow(op, f0)?;
+        product(&mut b, r.alpha, d, f1, products);
     }
-    if s.is_active(bm) {
-        let db = s.shadow(op, bm)?;
-        call(
-            &mut b,
-            p,
-            "gemm",
-            &[ta, tb, alpha, a, db, one, products],
-            &[],
-        );
+    if s.is_active(f1) {
+        let d = s.shadow(op, f1)?;
+        product(&mut b, r.alpha, f0, d, products);
     }
-    if s.is_active(alpha) {
-        let dalpha = s.tangent_or_zero(&mut b, alpha);
-        call(
-            &mut b,
-            p,
-            "gemm",
-            &[ta, tb, dalpha, a, bm, one, products],
-            &[],
-        );
+    if s.is_active(r.alpha) {
+        let dalpha = s.tangent_or_zero(&mut b, r.alpha);
+        product(&mut b, dalpha, f0, f1, products);
     }
     let mut terms = vec![(one, products)];
-    let old = s.is_active(beta).then(|| copy_of(&mut b, c));
+    let old = s.is_active(r.beta).then(|| copy_of(&mut b, r.out));
     if let Some(old) = old {
-        terms.push((s.tangent_or_zero(&mut b, beta), old));
+        terms.push((s.tangent_or_zero(&mut b, r.beta), old));
     }
-    combine(&mut b, dc, Some(beta), &terms);
+    combine(&mut b, dout, Some(r.beta), &terms);
     dealloc(&mut b, products);
     if let Some(old) = old {
         dealloc(&mut b, old);
@@ -391,97 +391,141 @@ fn gemm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     Ok(())
 }
 
-/// Adjoints of `gemm`, with `G` the adjoint of the new `C` and `op` the
-/// constant transposes: `dA += alpha G op(B)^T` (or its transpose), `dB +=
-/// alpha op(A)^T G` (or its transpose), `dalpha += <G, op(A) op(B)>`,
-/// `dbeta += <G, C_old>`, and the adjoint of the old `C` is `beta G`. `A`,
-/// `B` and `C_old` are copies taken before the call when the function
-/// writes them later (`C_old` only when `beta` is active). When `A` or `B`
-/// may share `C`'s memory, `G` is copied first.
-fn gemm_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
-    let [ta, tb, alpha, a, bm, beta, c] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?gemm takes 7 operands"));
-    };
-    if !s.activity.is_active(c) {
+/// The adjoints of a [`ScaledProduct`], `G` that of the new `out`:
+/// `dalpha += <G, P(f0, f1)>`, `dbeta += <G, out_old>`, the factors'
+/// adjoints by `adjoints(s, alpha, f0, f1, G)`, and `out`'s old contents
+/// get `beta G`. The factors (and `out_old`, only when `beta` is active)
+/// are copies taken before the call when the function writes them later;
+/// when a factor may share `out`'s memory, `G` is copied first.
+fn scaled_product_reverse(
+    s: &mut ReverseState,
+    op: Op,
+    r: &ScaledProduct,
+    product: Product,
+    adjoints: FactorAdjoints,
+) -> Result<(), Error> {
+    if !s.activity.is_active(r.out) {
         return Ok(());
     }
-    let (ta, tb) = (
-        constant_flag(op, ta, "transa")?,
-        constant_flag(op, tb, "transb")?,
-    );
-    let p = prefix(op);
-    let dc = s.shadow(op, c)?;
-    let a_value = saved(s, op, a)?;
-    let b_value = saved(s, op, bm)?;
-    let old = if s.has_adjoint(beta) {
-        Some(snapshot(s, op, c)?)
+    let dout = s.shadow(op, r.out)?;
+    let f0 = saved(s, op, r.factors[0])?;
+    let f1 = saved(s, op, r.factors[1])?;
+    let old = if s.has_adjoint(r.beta) {
+        Some(snapshot(s, op, r.out)?)
     } else {
         None
     };
-    let alpha_value = s.get(alpha)?;
-    let beta_value = s.get(beta)?;
-    let aliased = [a, bm].iter().any(|&v| may_alias(s, v, c));
-    let element = c.ty().element();
-    let one = s.b.float(element, 1.0);
-    let g = if aliased { copy_of(&mut s.b, dc) } else { dc };
+    let alpha = s.get(r.alpha)?;
+    let beta = s.get(r.beta)?;
+    let aliased = r.factors.iter().any(|&v| may_alias(s, v, r.out));
+    let element = r.out.ty().element();
+    let g = if aliased {
+        copy_of(&mut s.b, dout)
+    } else {
+        dout
+    };
     let mut scalar_adjoints = vec![];
-    if s.has_adjoint(alpha) {
+    if s.has_adjoint(r.alpha) {
         let b = &mut s.b;
-        let product = scratch(b, c);
-        let (fa, fb) = (flag(b, ta), flag(b, tb));
-        let zero = b.float(element, 0.0);
-        call(
-            b,
-            p,
-            "gemm",
-            &[fa, fb, one, a_value, b_value, zero, product],
-            &[],
-        );
-        let d = inner(b, g, product);
-        dealloc(b, product);
-        scalar_adjoints.push((alpha, d));
+        let into = scratch(b, r.out);
+        let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
+        crate::forward::fill(b, zero, into);
+        product(b, one, f0, f1, into);
+        let d = inner(b, g, into);
+        dealloc(b, into);
+        scalar_adjoints.push((r.alpha, d));
     }
     if let Some(old) = old {
         let d = inner(&mut s.b, g, old);
-        scalar_adjoints.push((beta, d));
+        scalar_adjoints.push((r.beta, d));
     }
-    // Unaliased, G is dC itself: read it before scaling it.
+    // Unaliased, G is dout itself: read it before scaling it.
     if aliased {
-        combine(&mut s.b, dc, None, &[(beta_value, g)]);
+        combine(&mut s.b, dout, None, &[(beta, g)]);
     }
-    if s.activity.is_active(a) {
-        let da = s.shadow(op, a)?;
-        let b = &mut s.b;
-        let operands = if ta {
-            let (f1, f2) = (flag(b, tb), flag(b, true));
-            [f1, f2, alpha_value, b_value, g, one, da]
-        } else {
-            let (f1, f2) = (flag(b, false), flag(b, !tb));
-            [f1, f2, alpha_value, g, b_value, one, da]
-        };
-        call(b, p, "gemm", &operands, &[]);
-    }
-    if s.activity.is_active(bm) {
-        let db = s.shadow(op, bm)?;
-        let b = &mut s.b;
-        let operands = if tb {
-            let (f1, f2) = (flag(b, true), flag(b, ta));
-            [f1, f2, alpha_value, g, a_value, one, db]
-        } else {
-            let (f1, f2) = (flag(b, !ta), flag(b, false));
-            [f1, f2, alpha_value, a_value, g, one, db]
-        };
-        call(b, p, "gemm", &operands, &[]);
-    }
+    adjoints(s, alpha, f0, f1, g)?;
     if aliased {
         dealloc(&mut s.b, g);
     } else {
-        combine(&mut s.b, dc, None, &[(beta_value, g)]);
+        combine(&mut s.b, dout, None, &[(beta, g)]);
     }
     for (v, d) in scalar_adjoints {
         s.add_adjoint(v, d);
     }
     Ok(())
+}
+
+/// `gemm(ta, tb, alpha, A, B, beta, C)`: `C = alpha op(A) op(B) + beta C`.
+fn gemm(op: Op) -> Result<(ScaledProduct, [Value; 2]), Error> {
+    let [ta, tb, alpha, a, b, beta, c] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?gemm takes 7 operands"));
+    };
+    let r = ScaledProduct {
+        alpha,
+        factors: [a, b],
+        beta,
+        out: c,
+    };
+    Ok((r, [ta, tb]))
+}
+
+fn gemm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let (r, [ta, tb]) = gemm(op)?;
+    let p = prefix(op);
+    scaled_product_forward(s, op, &r, &|b, alpha, a, bm, into| {
+        let one = b.float(into.ty().element(), 1.0);
+        call(b, p, "gemm", &[ta, tb, alpha, a, bm, one, into], &[]);
+    })
+}
+
+/// With the transposes constants: `dA += alpha G op(B)^T` (`alpha op(B)
+/// G^T` when `A` is transposed) and `dB += alpha op(A)^T G` (`alpha G^T
+/// op(A)` when `B` is), each one `gemm`.
+fn gemm_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let (r, [ta_flag, tb_flag]) = gemm(op)?;
+    if !s.activity.is_active(r.out) {
+        return Ok(());
+    }
+    let ta = constant_flag(op, ta_flag, "transa")?;
+    let tb = constant_flag(op, tb_flag, "transb")?;
+    let p = prefix(op);
+    let [a, bm] = r.factors;
+    scaled_product_reverse(
+        s,
+        op,
+        &r,
+        &|b, alpha, a, bm, into| {
+            let one = b.float(into.ty().element(), 1.0);
+            let (fa, fb) = (flag(b, ta), flag(b, tb));
+            call(b, p, "gemm", &[fa, fb, alpha, a, bm, one, into], &[]);
+        },
+        &|s, alpha, a_value, b_value, g| {
+            let one = s.b.float(g.ty().element(), 1.0);
+            if s.activity.is_active(a) {
+                let da = s.shadow(op, a)?;
+                let b = &mut s.b;
+                let (x, y, fx, fy) = if ta {
+                    (b_value, g, tb, true)
+                } else {
+                    (g, b_value, false, !tb)
+                };
+                let (fx, fy) = (flag(b, fx), flag(b, fy));
+                call(b, p, "gemm", &[fx, fy, alpha, x, y, one, da], &[]);
+            }
+            if s.activity.is_active(bm) {
+                let db = s.shadow(op, bm)?;
+                let b = &mut s.b;
+                let (x, y, fx, fy) = if tb {
+                    (g, a_value, true, ta)
+                } else {
+                    (a_value, g, !ta, false)
+                };
+                let (fx, fy) = (flag(b, fx), flag(b, fy));
+                call(b, p, "gemm", &[fx, fy, alpha, x, y, one, db], &[]);
+            }
+            Ok(())
+        },
+    )
 }
 
 /// `dot(x, y)`: tangent `dot(dx, y) + dot(x, dy)`.
@@ -716,124 +760,73 @@ fn asum_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     Ok(())
 }
 
-/// `gemv(t, alpha, A, x, beta, y)`: `y = alpha op(A) x + beta y`. Tangent
-/// `dy = beta dy + alpha op(dA) x + alpha op(A) dx + dalpha op(A) x +
-/// dbeta y_old` (the products in a scratch vector first). Adjoints, `G`
-/// that of the new `y`: `dA += alpha G x^T` (`alpha x G^T` when
-/// transposed, by `ger`), `dx += alpha op(A)^T G`, `dalpha += <G, op(A)
-/// x>`, `dbeta += <G, y_old>`, and `y`'s old contents get `beta G`.
-fn gemv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+/// `gemv(t, alpha, A, x, beta, y)`: `y = alpha op(A) x + beta y`.
+fn gemv(op: Op) -> Result<(ScaledProduct, Value), Error> {
     let [t, alpha, a, x, beta, y] = op.operands()[..] else {
         return Err(error_at(op, "moonrt_?gemv takes 6 operands"));
     };
-    if !s.is_active(y) {
-        return Ok(());
-    }
-    let (p, mut b) = (prefix(op), Builder::before(op));
-    let dy = s.shadow(op, y)?;
-    let element = y.ty().element();
-    let one = b.float(element, 1.0);
-    let zero = b.float(element, 0.0);
-    let products = scratch(&mut b, y);
-    crate::forward::fill(&mut b, zero, products);
-    if s.is_active(a) {
-        let da = s.shadow(op, a)?;
-        call(&mut b, p, "gemv", &[t, alpha, da, x, one, products], &[]);
-    }
-    if s.is_active(x) {
-        let dx = s.shadow(op, x)?;
-        call(&mut b, p, "gemv", &[t, alpha, a, dx, one, products], &[]);
-    }
-    if s.is_active(alpha) {
-        let dalpha = s.tangent_or_zero(&mut b, alpha);
-        call(&mut b, p, "gemv", &[t, dalpha, a, x, one, products], &[]);
-    }
-    let mut terms = vec![(one, products)];
-    let old = s.is_active(beta).then(|| copy_of(&mut b, y));
-    if let Some(old) = old {
-        terms.push((s.tangent_or_zero(&mut b, beta), old));
-    }
-    combine(&mut b, dy, Some(beta), &terms);
-    dealloc(&mut b, products);
-    if let Some(old) = old {
-        dealloc(&mut b, old);
-    }
-    Ok(())
+    Ok((
+        ScaledProduct {
+            alpha,
+            factors: [a, x],
+            beta,
+            out: y,
+        },
+        t,
+    ))
 }
 
+fn gemv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let (r, t) = gemv(op)?;
+    let p = prefix(op);
+    scaled_product_forward(s, op, &r, &|b, alpha, a, x, into| {
+        let one = b.float(into.ty().element(), 1.0);
+        call(b, p, "gemv", &[t, alpha, a, x, one, into], &[]);
+    })
+}
+
+/// With the transpose a constant: `dA += alpha G x^T` (`alpha x G^T` when
+/// transposed) by `ger`, and `dx += alpha op(A)^T G` by `gemv`.
 fn gemv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
-    let [t, alpha, a, x, beta, y] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?gemv takes 6 operands"));
-    };
-    if !s.activity.is_active(y) {
+    let (r, t) = gemv(op)?;
+    if !s.activity.is_active(r.out) {
         return Ok(());
     }
     let transposed = constant_flag(op, t, "trans")?;
     let p = prefix(op);
-    let dy = s.shadow(op, y)?;
-    let a_value = saved(s, op, a)?;
-    let x_value = saved(s, op, x)?;
-    let old = if s.has_adjoint(beta) {
-        Some(snapshot(s, op, y)?)
-    } else {
-        None
-    };
-    let alpha_value = s.get(alpha)?;
-    let beta_value = s.get(beta)?;
-    let aliased = [a, x].iter().any(|&v| may_alias(s, v, y));
-    let element = y.ty().element();
-    let one = s.b.float(element, 1.0);
-    let g = if aliased { copy_of(&mut s.b, dy) } else { dy };
-    let mut scalar_adjoints = vec![];
-    if s.has_adjoint(alpha) {
-        let b = &mut s.b;
-        let product = scratch(b, y);
-        let zero = b.float(element, 0.0);
-        call(
-            b,
-            p,
-            "gemv",
-            &[t, one, a_value, x_value, zero, product],
-            &[],
-        );
-        let d = inner(b, g, product);
-        dealloc(b, product);
-        scalar_adjoints.push((alpha, d));
-    }
-    if let Some(old) = old {
-        let d = inner(&mut s.b, g, old);
-        scalar_adjoints.push((beta, d));
-    }
-    if aliased {
-        combine(&mut s.b, dy, None, &[(beta_value, g)]);
-    }
-    if s.activity.is_active(a) {
-        let da = s.shadow(op, a)?;
-        let (u, v) = if transposed {
-            (x_value, g)
-        } else {
-            (g, x_value)
-        };
-        call(&mut s.b, p, "ger", &[alpha_value, u, v, da], &[]);
-    }
-    if s.activity.is_active(x) {
-        let dx = s.shadow(op, x)?;
-        let flipped = flag(&mut s.b, !transposed);
-        call(
-            &mut s.b,
-            p,
-            "gemv",
-            &[flipped, alpha_value, a_value, g, one, dx],
-            &[],
-        );
-    }
-    if aliased {
-        dealloc(&mut s.b, g);
-    } else {
-        combine(&mut s.b, dy, None, &[(beta_value, g)]);
-    }
-    for (v, d) in scalar_adjoints {
-        s.add_adjoint(v, d);
-    }
-    Ok(())
+    let [a, x] = r.factors;
+    scaled_product_reverse(
+        s,
+        op,
+        &r,
+        &|b, alpha, a, x, into| {
+            let one = b.float(into.ty().element(), 1.0);
+            let t = flag(b, transposed);
+            call(b, p, "gemv", &[t, alpha, a, x, one, into], &[]);
+        },
+        &|s, alpha, a_value, x_value, g| {
+            if s.activity.is_active(a) {
+                let da = s.shadow(op, a)?;
+                let (u, v) = if transposed {
+                    (x_value, g)
+                } else {
+                    (g, x_value)
+                };
+                call(&mut s.b, p, "ger", &[alpha, u, v, da], &[]);
+            }
+            if s.activity.is_active(x) {
+                let dx = s.shadow(op, x)?;
+                let one = s.b.float(g.ty().element(), 1.0);
+                let flipped = flag(&mut s.b, !transposed);
+                call(
+                    &mut s.b,
+                    p,
+                    "gemv",
+                    &[flipped, alpha, a_value, g, one, dx],
+                    &[],
+                );
+            }
+            Ok(())
+        },
+    )
 }
