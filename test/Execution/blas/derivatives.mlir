@@ -14,6 +14,22 @@
 // RUN: moonc check %s --entry level1 --args '[[1, 2, 3], [0.5, -1, 2], [2, -1, 0.5], 0.8, 1.3]' | FileCheck %s
 // RUN: moonc check %s --entry gemv_n --args '[[[1, 2, 3], [4, 5, 6]], [0.5, -1, 2], [1, -2], 0.8, 0.7]' | FileCheck %s
 // RUN: moonc check %s --entry gemv_t --args '[[[1, 2, 3], [4, 5, 6]], [0.5, -1], [1, -2, 0.25], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %s --entry trmv_unn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trmv_unu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trmv_utn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trmv_utu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trmv_lnn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trmv_lnu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trmv_ltn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trmv_ltu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trsv_unn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trsv_unu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trsv_utn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trsv_utu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trsv_lnn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trsv_lnu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trsv_ltn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry trsv_ltu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
 // CHECK: check: PASS
 
 !m = memref<?x?xf64, strided<[?, ?], offset: ?>>
@@ -28,6 +44,8 @@ func.func private @moonrt_dcopy(!v, !v)
 func.func private @moonrt_dnrm2(!v) -> f64
 func.func private @moonrt_dasum(!v) -> f64
 func.func private @moonrt_dgemv(i32, f64, !m, !v, f64, !v)
+func.func private @moonrt_dtrmv(i32, i32, i32, !m, !v)
+func.func private @moonrt_dtrsv(i32, i32, i32, !m, !v)
 
 #id = affine_map<(i, j) -> (i, j)>
 #all = affine_map<(i, j) -> ()>
@@ -227,5 +245,183 @@ func.func @gemv_t(%a: memref<2x3xf64>, %x: memref<2xf64>, %y: memref<3xf64>, %al
   %t = arith.constant 1 : i32
   func.call @moonrt_dgemv(%t, %alpha, %am, %xv, %beta, %yv) : (i32, f64, !m, !v, f64, !v) -> ()
   %r = func.call @moonrt_ddot(%yv, %yv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+// x = op(T) x and x = op(T)^-1 x for every triangle, transpose and
+// diagonal, then x . x (trmv_lnu: lower, not transposed, unit diagonal).
+func.func @trmv_unn(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 0 : i32
+  %t = arith.constant 0 : i32
+  %u = arith.constant 0 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrmv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trmv_unu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 0 : i32
+  %t = arith.constant 0 : i32
+  %u = arith.constant 1 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrmv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trmv_utn(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 0 : i32
+  %t = arith.constant 1 : i32
+  %u = arith.constant 0 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrmv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trmv_utu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 0 : i32
+  %t = arith.constant 1 : i32
+  %u = arith.constant 1 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrmv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trmv_lnn(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 1 : i32
+  %t = arith.constant 0 : i32
+  %u = arith.constant 0 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrmv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trmv_lnu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 1 : i32
+  %t = arith.constant 0 : i32
+  %u = arith.constant 1 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrmv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trmv_ltn(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 1 : i32
+  %t = arith.constant 1 : i32
+  %u = arith.constant 0 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrmv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trmv_ltu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 1 : i32
+  %t = arith.constant 1 : i32
+  %u = arith.constant 1 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrmv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trsv_unn(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 0 : i32
+  %t = arith.constant 0 : i32
+  %u = arith.constant 0 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trsv_unu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 0 : i32
+  %t = arith.constant 0 : i32
+  %u = arith.constant 1 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trsv_utn(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 0 : i32
+  %t = arith.constant 1 : i32
+  %u = arith.constant 0 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trsv_utu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 0 : i32
+  %t = arith.constant 1 : i32
+  %u = arith.constant 1 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trsv_lnn(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 1 : i32
+  %t = arith.constant 0 : i32
+  %u = arith.constant 0 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trsv_lnu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 1 : i32
+  %t = arith.constant 0 : i32
+  %u = arith.constant 1 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trsv_ltn(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 1 : i32
+  %t = arith.constant 1 : i32
+  %u = arith.constant 0 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+func.func @trsv_ltu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
+  %l = arith.constant 1 : i32
+  %t = arith.constant 1 : i32
+  %u = arith.constant 1 : i32
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %xv = memref.cast %x : memref<3xf64> to !v
+  func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
+  %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
   return %r : f64
 }

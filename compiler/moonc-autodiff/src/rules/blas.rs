@@ -72,6 +72,18 @@ pub const RULES: &[Foreign] = &[
         forward: gemv_forward,
         reverse: gemv_reverse,
     },
+    Foreign {
+        routine: "trmv",
+        writes: &[4],
+        forward: trmv_forward,
+        reverse: trmv_reverse,
+    },
+    Foreign {
+        routine: "trsv",
+        writes: &[4],
+        forward: trsv_forward,
+        reverse: trsv_reverse,
+    },
 ];
 
 /// The rule of the routine `callee` calls (`moonrt_dgemm`), if it has one.
@@ -829,4 +841,221 @@ fn gemv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
             Ok(())
         },
     )
+}
+
+/// `trmv`/`trsv(lower, trans, unit, A, x)` with constant flags: the
+/// triangle of `A` they read and whether it is transposed.
+struct Triangle {
+    /// `s` or `d`.
+    p: char,
+    lower: bool,
+    trans: bool,
+    unit: bool,
+    a: Value,
+    x: Value,
+}
+
+fn triangle(op: Op) -> Result<Triangle, Error> {
+    let [lower, trans, unit, a, x] = op.operands()[..] else {
+        return Err(error_at(op, "a triangular routine takes 5 operands"));
+    };
+    Ok(Triangle {
+        p: prefix(op),
+        lower: constant_flag(op, lower, "the triangle flag")?,
+        trans: constant_flag(op, trans, "the transpose flag")?,
+        unit: constant_flag(op, unit, "the unit-diagonal flag")?,
+        a,
+        x,
+    })
+}
+
+impl Triangle {
+    /// Calls `routine` (`trmv` or `trsv`) on `a` and `x` with these flags,
+    /// the transpose flipped by `flip`, the unit diagonal dropped by
+    /// `explicit` (for a matrix whose diagonal is stored).
+    fn call(&self, b: &mut Builder, routine: &str, a: Value, x: Value, flip: bool, explicit: bool) {
+        let lower = flag(b, self.lower);
+        let trans = flag(b, self.trans != flip);
+        let unit = flag(b, self.unit && !explicit);
+        call(b, self.p, routine, &[lower, trans, unit, a, x], &[]);
+    }
+
+    /// `into += T(outer)`: the elements of the 2-D `outer` in the triangle
+    /// the routine reads (without the diagonal when it is unit), times
+    /// `scale`.
+    fn add_masked(&self, b: &mut Builder, scale: Value, outer: Value, into: Value) {
+        let (map, scalar, iterators) = elementwise(2, "parallel");
+        let (_, block, yield_) = build_generic(
+            b,
+            &[scale, outer],
+            &[into],
+            &[scalar, map.clone(), map],
+            &iterators,
+        );
+        let args = block.args();
+        let element = args[1].ty();
+        let mut e = Builder::before(yield_);
+        let index = e.ctx.index();
+        let dim = |e: &mut Builder, d: i64| {
+            let attr = e.ctx.attr(&format!("{d} : i64"));
+            e.value("linalg.index", &[], index, &[("dim", attr)])
+        };
+        let (i, j) = (dim(&mut e, 0), dim(&mut e, 1));
+        // ult/ugt/ule/uge on indices: strictly or weakly below/above.
+        let predicate = match (self.lower, self.unit) {
+            (true, true) => 8,
+            (true, false) => 9,
+            (false, true) => 6,
+            (false, false) => 7,
+        };
+        let i1 = e.ctx.ty("i1");
+        let attr = e.ctx.attr(&format!("{predicate} : i64"));
+        let inside = e.value("arith.cmpi", &[i, j], i1, &[("predicate", attr)]);
+        let zero = e.float(element, 0.0);
+        let scaled = e.value("arith.mulf", &[args[0], args[1]], element, &[]);
+        let kept = e.value("arith.select", &[inside, scaled, zero], element, &[]);
+        let sum = e.value("arith.addf", &[args[2], kept], element, &[]);
+        yield_.set_operands(&[sum]);
+    }
+
+    /// `alpha u v^T` (or `alpha v u^T` when transposed) masked to the
+    /// triangle and added to the shadow `da`.
+    fn add_outer(&self, b: &mut Builder, alpha: Value, u: Value, v: Value, da: Value) {
+        let outer = scratch(b, da);
+        let element = da.ty().element();
+        let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
+        crate::forward::fill(b, zero, outer);
+        let (x, y) = if self.trans { (v, u) } else { (u, v) };
+        call(b, self.p, "ger", &[one, x, y, outer], &[]);
+        self.add_masked(b, alpha, outer, da);
+        dealloc(b, outer);
+    }
+}
+
+/// The contents of the memref `v` just after the call `op`: a copy taken
+/// then when the function writes or deallocates `v` later.
+fn saved_after(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
+    let body = s.body();
+    if op.block() != body || !s.is_direct(body) {
+        return Err(error_at(
+            op,
+            "reverse mode cannot yet save a buffer a triangular solve writes inside a loop, \
+             branch or called function",
+        ));
+    }
+    let ops = body.ops();
+    let at = ops.iter().position(|&o| o == op).unwrap_or(0);
+    let later = ops[at + 1..]
+        .iter()
+        .flat_map(|&o| std::iter::once(o).chain(o.walk()))
+        .flat_map(|o| {
+            let mut targets = crate::reverse::written_operands(o);
+            if o.name() == "memref.dealloc" {
+                targets.push(o.operand(0));
+            }
+            targets
+        })
+        .any(|t| may_alias(s, t, v));
+    if !later {
+        return s.get(v);
+    }
+    let mut b = Builder::after(op);
+    let copy = copy_of(&mut b, v);
+    s.free_at_end(copy);
+    Ok(copy)
+}
+
+/// `x = op(T) x`. Tangent `dx = op(T) dx + op(T(dA)) x_old`; adjoints
+/// `dA += T(G x_old^T)` (`x_old G^T` transposed) and `G = op(T)^T G`.
+fn trmv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let t = triangle(op)?;
+    if !s.is_active(t.x) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::before(op));
+    let dx = s.shadow(op, t.x)?;
+    let old = copy_of(&mut b, t.x);
+    t.call(&mut b, "trmv", t.a, dx, false, false);
+    if s.is_active(t.a) {
+        let da = s.shadow(op, t.a)?;
+        let masked = scratch(&mut b, t.a);
+        let element = t.x.ty().element();
+        let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
+        crate::forward::fill(&mut b, zero, masked);
+        t.add_masked(&mut b, one, da, masked);
+        t.call(&mut b, "trmv", masked, old, false, true);
+        call(&mut b, p, "axpy", &[one, old, dx], &[]);
+        dealloc(&mut b, masked);
+    }
+    dealloc(&mut b, old);
+    Ok(())
+}
+
+fn trmv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let t = triangle(op)?;
+    if !s.activity.is_active(t.x) {
+        return Ok(());
+    }
+    let g = s.shadow(op, t.x)?;
+    let a_value = saved(s, op, t.a)?;
+    if s.activity.is_active(t.a) {
+        let old = snapshot(s, op, t.x)?;
+        let da = s.shadow(op, t.a)?;
+        let one = s.b.float(g.ty().element(), 1.0);
+        t.add_outer(&mut s.b, one, g, old, da);
+    }
+    t.call(&mut s.b, "trmv", a_value, g, true, false);
+    Ok(())
+}
+
+/// `x = op(T)^-1 x`. Tangent `dx = op(T)^-1 (dx - op(T(dA)) x_new)`;
+/// adjoints `H = op(T)^-T G` (in place) and `dA -= T(H x_new^T)` (`x_new
+/// H^T` transposed).
+fn trsv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let t = triangle(op)?;
+    if !s.is_active(t.x) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::after(op));
+    let dx = s.shadow(op, t.x)?;
+    if s.is_active(t.a) {
+        let da = s.shadow(op, t.a)?;
+        let new = copy_of(&mut b, t.x);
+        let masked = scratch(&mut b, t.a);
+        let element = t.x.ty().element();
+        let (zero, one, minus) = (
+            b.float(element, 0.0),
+            b.float(element, 1.0),
+            b.float(element, -1.0),
+        );
+        crate::forward::fill(&mut b, zero, masked);
+        t.add_masked(&mut b, one, da, masked);
+        t.call(&mut b, "trmv", masked, new, false, true);
+        call(&mut b, p, "axpy", &[minus, new, dx], &[]);
+        dealloc(&mut b, masked);
+        dealloc(&mut b, new);
+    }
+    t.call(&mut b, "trsv", t.a, dx, false, false);
+    Ok(())
+}
+
+fn trsv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let t = triangle(op)?;
+    if !s.activity.is_active(t.x) {
+        return Ok(());
+    }
+    let g = s.shadow(op, t.x)?;
+    let a_value = saved(s, op, t.a)?;
+    let new = if s.activity.is_active(t.a) {
+        Some(saved_after(s, op, t.x)?)
+    } else {
+        None
+    };
+    t.call(&mut s.b, "trsv", a_value, g, true, false);
+    if let Some(new) = new {
+        let da = s.shadow(op, t.a)?;
+        let minus = s.b.float(g.ty().element(), -1.0);
+        t.add_outer(&mut s.b, minus, g, new, da);
+    }
+    Ok(())
 }
