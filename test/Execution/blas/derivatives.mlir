@@ -30,6 +30,10 @@
 // RUN: moonc check %s --entry trsv_lnu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
 // RUN: moonc check %s --entry trsv_ltn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
 // RUN: moonc check %s --entry trsv_ltu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %s --entry potrf_lower --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], 0]' | FileCheck %s
+// RUN: moonc check %s --entry potrs_lower --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], [[1, 2], [-1, 0.5], [0.3, -2]], 0]' | FileCheck %s
+// RUN: moonc check %s --entry potrf_upper --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], 0]' | FileCheck %s
+// RUN: moonc check %s --entry potrs_upper --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], [[1, 2], [-1, 0.5], [0.3, -2]], 0]' | FileCheck %s
 // CHECK: check: PASS
 
 !m = memref<?x?xf64, strided<[?, ?], offset: ?>>
@@ -46,6 +50,8 @@ func.func private @moonrt_dasum(!v) -> f64
 func.func private @moonrt_dgemv(i32, f64, !m, !v, f64, !v)
 func.func private @moonrt_dtrmv(i32, i32, i32, !m, !v)
 func.func private @moonrt_dtrsv(i32, i32, i32, !m, !v)
+func.func private @moonrt_dpotrf(i32, !m) -> i32
+func.func private @moonrt_dpotrs(i32, !m, !m) -> i32
 
 #id = affine_map<(i, j) -> (i, j)>
 #all = affine_map<(i, j) -> ()>
@@ -423,5 +429,98 @@ func.func @trsv_ltu(%a: memref<3x3xf64>, %x: memref<3xf64>) -> f64 {
   %xv = memref.cast %x : memref<3xf64> to !v
   func.call @moonrt_dtrsv(%l, %t, %u, %am, %xv) : (i32, i32, i32, !m, !v) -> ()
   %r = func.call @moonrt_ddot(%xv, %xv) : (!v, !v) -> f64
+  return %r : f64
+}
+
+// Cholesky in place (the stored matrix is not symmetric: only the triangle
+// read counts), then a weighted sum of squares of the result; and a solve
+// through the factor. Lower and upper factors.
+func.func @potrf_lower(%a: memref<3x3xf64>, %unused: i32) -> f64 {
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %l = arith.constant 1 : i32
+  %info = func.call @moonrt_dpotrf(%l, %am) : (i32, !m) -> i32
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%a : memref<3x3xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %k = arith.addi %i, %j : index
+    %ki = arith.index_cast %k : index to i64
+    %kf = arith.sitofp %ki : i64 to f64
+    %one = arith.constant 1.0 : f64
+    %wgt = arith.addf %kf, %one : f64
+    %p = arith.mulf %v, %wgt : f64
+    %sq = arith.mulf %p, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+func.func @potrs_lower(%a: memref<3x3xf64>, %b: memref<3x2xf64>, %unused: i32) -> f64 {
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %bm = memref.cast %b : memref<3x2xf64> to !m
+  %l = arith.constant 1 : i32
+  %i1 = func.call @moonrt_dpotrf(%l, %am) : (i32, !m) -> i32
+  %i2 = func.call @moonrt_dpotrs(%l, %am, %bm) : (i32, !m, !m) -> i32
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%b : memref<3x2xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %sq = arith.mulf %v, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+
+func.func @potrf_upper(%a: memref<3x3xf64>, %unused: i32) -> f64 {
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %l = arith.constant 0 : i32
+  %info = func.call @moonrt_dpotrf(%l, %am) : (i32, !m) -> i32
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%a : memref<3x3xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %k = arith.addi %i, %j : index
+    %ki = arith.index_cast %k : index to i64
+    %kf = arith.sitofp %ki : i64 to f64
+    %one = arith.constant 1.0 : f64
+    %wgt = arith.addf %kf, %one : f64
+    %p = arith.mulf %v, %wgt : f64
+    %sq = arith.mulf %p, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
+  return %r : f64
+}
+func.func @potrs_upper(%a: memref<3x3xf64>, %b: memref<3x2xf64>, %unused: i32) -> f64 {
+  %am = memref.cast %a : memref<3x3xf64> to !m
+  %bm = memref.cast %b : memref<3x2xf64> to !m
+  %l = arith.constant 0 : i32
+  %i1 = func.call @moonrt_dpotrf(%l, %am) : (i32, !m) -> i32
+  %i2 = func.call @moonrt_dpotrs(%l, %am, %bm) : (i32, !m, !m) -> i32
+  %acc = memref.alloca() : memref<f64>
+  %z = arith.constant 0.0 : f64
+  memref.store %z, %acc[] : memref<f64>
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%b : memref<3x2xf64>) outs(%acc : memref<f64>) {
+  ^bb0(%v: f64, %o: f64):
+    %sq = arith.mulf %v, %v : f64
+    %s = arith.addf %o, %sq : f64
+    linalg.yield %s : f64
+  }
+  %r = memref.load %acc[] : memref<f64>
   return %r : f64
 }

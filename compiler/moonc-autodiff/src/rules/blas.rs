@@ -84,6 +84,18 @@ pub const RULES: &[Foreign] = &[
         forward: trsv_forward,
         reverse: trsv_reverse,
     },
+    Foreign {
+        routine: "potrf",
+        writes: &[1],
+        forward: potrf_forward,
+        reverse: potrf_reverse,
+    },
+    Foreign {
+        routine: "potrs",
+        writes: &[2],
+        forward: potrs_forward,
+        reverse: potrs_reverse,
+    },
 ];
 
 /// The rule of the routine `callee` calls (`moonrt_dgemm`), if it has one.
@@ -1056,6 +1068,264 @@ fn trsv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         let da = s.shadow(op, t.a)?;
         let minus = s.b.float(g.ty().element(), -1.0);
         t.add_outer(&mut s.b, minus, g, new, da);
+    }
+    Ok(())
+}
+
+/// Builds an element from (below, diagonal, inputs, old element).
+type AtPosition<'a> = &'a dyn Fn(&mut Builder, Value, Value, &[Value], Value) -> Value;
+
+/// `into[i, j] = f(below, diagonal, ins, into[i, j])` over a square 2-D
+/// memref, `below` and `diagonal` the `i1`s `i > j` and `i == j`, and each
+/// input read at `[i, j]`, or at `[j, i]` when marked transposed.
+fn by_position(b: &mut Builder, into: Value, ins: &[(Value, bool)], f: AtPosition) {
+    let (map, _, iterators) = elementwise(2, "parallel");
+    let flipped = "affine_map<(d0, d1) -> (d1, d0)>".to_string();
+    let mut maps: Vec<String> = ins
+        .iter()
+        .map(|&(_, t)| if t { flipped.clone() } else { map.clone() })
+        .collect();
+    maps.push(map);
+    let values: Vec<Value> = ins.iter().map(|&(v, _)| v).collect();
+    let (_, block, yield_) = build_generic(b, &values, &[into], &maps, &iterators);
+    let args = block.args();
+    let mut e = Builder::before(yield_);
+    let index = e.ctx.index();
+    let dim = |e: &mut Builder, d: i64| {
+        let attr = e.ctx.attr(&format!("{d} : i64"));
+        e.value("linalg.index", &[], index, &[("dim", attr)])
+    };
+    let (i, j) = (dim(&mut e, 0), dim(&mut e, 1));
+    let i1 = e.ctx.ty("i1");
+    let (ugt, eq) = (e.ctx.attr("8 : i64"), e.ctx.attr("0 : i64"));
+    let below = e.value("arith.cmpi", &[i, j], i1, &[("predicate", ugt)]);
+    let diagonal = e.value("arith.cmpi", &[i, j], i1, &[("predicate", eq)]);
+    let value = f(&mut e, below, diagonal, &args[..ins.len()], args[ins.len()]);
+    yield_.set_operands(&[value]);
+}
+
+/// `Phi(X)`: the strict lower triangle, half the diagonal, zero above.
+fn phi(b: &mut Builder, x: Value) {
+    by_position(b, x, &[], &|e, below, diagonal, _, out| {
+        let ty = out.ty();
+        let (half, zero) = (e.float(ty, 0.5), e.float(ty, 0.0));
+        let halved = e.value("arith.mulf", &[out, half], ty, &[]);
+        let on = e.value("arith.select", &[diagonal, halved, zero], ty, &[]);
+        e.value("arith.select", &[below, out, on], ty, &[])
+    });
+}
+
+/// The lower-triangle view of a Cholesky factor stored in `a`: `a` itself
+/// for the lower factor, its transpose for the upper one (`A = U^T U =
+/// L L^T` with `L = U^T`), as the routines' strided type.
+fn lower_view(b: &mut Builder, a: Value, lower: bool) -> Value {
+    let a = as_strided(b, a);
+    if lower {
+        return a;
+    }
+    let permutation = b.ctx.attr("affine_map<(d0, d1) -> (d1, d0)>");
+    b.value(
+        "memref.transpose",
+        &[a],
+        a.ty(),
+        &[("permutation", permutation)],
+    )
+}
+
+/// Calls `trsm` or `trmm` (`routine`) with the lower factor `l` on `x`:
+/// `x = op(L)^{-1} x` or `op(L) x`, from the `right` when asked.
+fn with_factor(
+    b: &mut Builder,
+    p: char,
+    routine: &str,
+    right: bool,
+    trans: bool,
+    l: Value,
+    x: Value,
+) {
+    let (right, lower, trans, unit) = (
+        flag(b, right),
+        flag(b, true),
+        flag(b, trans),
+        flag(b, false),
+    );
+    let one = b.float(x.ty().element(), 1.0);
+    call(b, p, routine, &[right, lower, trans, unit, one, l, x], &[]);
+}
+
+/// `potrf(lower, A)`: `A = L L^T` (or `U^T U`), the factor written over the
+/// triangle read; worked on through the lower view. Tangent `dL = L
+/// Phi(L^-1 dA L^-T)` (`dA` symmetric from its triangle); adjoint, `G` the
+/// lower part of the adjoint: `W = L^-T Phi(L^T G) L^-1`, and the triangle
+/// of `A` gets `W + W^T` below the diagonal and `W` on it (the other
+/// triangle, untouched, keeps its adjoint).
+fn potrf_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [lower, a] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?potrf takes 2 operands"));
+    };
+    if !s.is_active(a) {
+        return Ok(());
+    }
+    let lower = constant_flag(op, lower, "the triangle flag")?;
+    let (p, mut b) = (prefix(op), Builder::after(op));
+    let da = lower_view(&mut b, s.shadow(op, a)?, lower);
+    let l = lower_view(&mut b, a, lower);
+    let w = scratch(&mut b, da);
+    by_position(
+        &mut b,
+        w,
+        &[(da, false), (da, true)],
+        &|e, below, diagonal, ins, _| {
+            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+            e.value("arith.select", &[inside, ins[0], ins[1]], ins[0].ty(), &[])
+        },
+    );
+    with_factor(&mut b, p, "trsm", false, false, l, w);
+    with_factor(&mut b, p, "trsm", true, true, l, w);
+    phi(&mut b, w);
+    with_factor(&mut b, p, "trmm", false, false, l, w);
+    by_position(
+        &mut b,
+        da,
+        &[(w, false)],
+        &|e, below, diagonal, ins, out| {
+            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+            e.value("arith.select", &[inside, ins[0], out], out.ty(), &[])
+        },
+    );
+    dealloc(&mut b, w);
+    Ok(())
+}
+
+fn potrf_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [lower, a] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?potrf takes 2 operands"));
+    };
+    if !s.activity.is_active(a) {
+        return Ok(());
+    }
+    let lower = constant_flag(op, lower, "the triangle flag")?;
+    let p = prefix(op);
+    let factor = saved_after(s, op, a)?;
+    let g = s.shadow(op, a)?;
+    let b = &mut s.b;
+    let g = lower_view(b, g, lower);
+    let l = lower_view(b, factor, lower);
+    let w = scratch(b, g);
+    by_position(b, w, &[(g, false)], &|e, below, diagonal, ins, _| {
+        let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+        let zero = e.float(ins[0].ty(), 0.0);
+        e.value("arith.select", &[inside, ins[0], zero], ins[0].ty(), &[])
+    });
+    with_factor(b, p, "trmm", false, true, l, w);
+    phi(b, w);
+    with_factor(b, p, "trsm", false, true, l, w);
+    with_factor(b, p, "trsm", true, false, l, w);
+    by_position(
+        b,
+        g,
+        &[(w, false), (w, true)],
+        &|e, below, diagonal, ins, out| {
+            let ty = out.ty();
+            let both = e.value("arith.addf", &[ins[0], ins[1]], ty, &[]);
+            let on = e.value("arith.select", &[diagonal, ins[0], out], ty, &[]);
+            e.value("arith.select", &[below, both, on], ty, &[])
+        },
+    );
+    dealloc(b, w);
+    Ok(())
+}
+
+/// `potrs(lower, F, B)`: `B = A^-1 B` with `A = L L^T` from the factor `F`
+/// (its triangle read). Tangent `dX = A^-1 (dB - dA X)`, `dA = dL L^T +
+/// L dL^T`; adjoints `Y = A^-1 G` (in place: the old `B`'s adjoint) and
+/// `dL += tril(-(Y X^T + X Y^T) L)` on the factor's triangle.
+fn potrs_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [lower, f, bm] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?potrs takes 3 operands"));
+    };
+    if !s.is_active(bm) {
+        return Ok(());
+    }
+    let lower_flag = constant_flag(op, lower, "the triangle flag")?;
+    let (p, mut b) = (prefix(op), Builder::after(op));
+    let db = s.shadow(op, bm)?;
+    if s.is_active(f) {
+        let l = lower_view(&mut b, f, lower_flag);
+        let dl = lower_view(&mut b, s.shadow(op, f)?, lower_flag);
+        let t = scratch(&mut b, dl);
+        by_position(&mut b, t, &[(dl, false)], &|e, below, diagonal, ins, _| {
+            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+            let zero = e.float(ins[0].ty(), 0.0);
+            e.value("arith.select", &[inside, ins[0], zero], ins[0].ty(), &[])
+        });
+        let element = bm.ty().element();
+        let (zero, one, minus) = (
+            b.float(element, 0.0),
+            b.float(element, 1.0),
+            b.float(element, -1.0),
+        );
+        let (n, tr) = (flag(&mut b, false), flag(&mut b, true));
+        // dB -= dL (L^T X) + L (dL^T X)
+        let r1 = copy_of(&mut b, bm);
+        with_factor(&mut b, p, "trmm", false, true, l, r1);
+        call(&mut b, p, "gemm", &[n, n, minus, t, r1, one, db], &[]);
+        call(&mut b, p, "gemm", &[tr, n, one, t, bm, zero, r1], &[]);
+        with_factor(&mut b, p, "trmm", false, false, l, r1);
+        combine(&mut b, db, Some(one), &[(minus, r1)]);
+        dealloc(&mut b, r1);
+        dealloc(&mut b, t);
+    }
+    let i32_type = b.ctx.ty("i32");
+    call(&mut b, p, "potrs", &[lower, f, db], &[i32_type]);
+    Ok(())
+}
+
+fn potrs_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [lower, f, bm] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?potrs takes 3 operands"));
+    };
+    if !s.activity.is_active(bm) {
+        return Ok(());
+    }
+    let lower_flag = constant_flag(op, lower, "the triangle flag")?;
+    let p = prefix(op);
+    let factor = saved(s, op, f)?;
+    let x = if s.activity.is_active(f) {
+        Some(saved_after(s, op, bm)?)
+    } else {
+        None
+    };
+    let g = s.shadow(op, bm)?;
+    let df = if s.activity.is_active(f) {
+        Some(s.shadow(op, f)?)
+    } else {
+        None
+    };
+    let b = &mut s.b;
+    let lower_value = flag(b, lower_flag);
+    let i32_type = b.ctx.ty("i32");
+    call(b, p, "potrs", &[lower_value, factor, g], &[i32_type]);
+    if let (Some(x), Some(df)) = (x, df) {
+        let l = lower_view(b, factor, lower_flag);
+        let dl = lower_view(b, df, lower_flag);
+        let m = scratch(b, dl);
+        let element = g.ty().element();
+        let (zero, one, minus) = (
+            b.float(element, 0.0),
+            b.float(element, 1.0),
+            b.float(element, -1.0),
+        );
+        let (n, tr) = (flag(b, false), flag(b, true));
+        call(b, p, "gemm", &[n, tr, minus, g, x, zero, m], &[]);
+        call(b, p, "gemm", &[n, tr, minus, x, g, one, m], &[]);
+        with_factor(b, p, "trmm", true, false, l, m);
+        by_position(b, dl, &[(m, false)], &|e, below, diagonal, ins, out| {
+            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+            let sum = e.value("arith.addf", &[out, ins[0]], out.ty(), &[]);
+            e.value("arith.select", &[inside, sum, out], out.ty(), &[])
+        });
+        dealloc(b, m);
     }
     Ok(())
 }
