@@ -325,27 +325,32 @@ fn copy_of(b: &mut Builder, v: Value) -> Value {
 /// written: the reverse sweep runs after the deallocation.
 fn saved(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
     let body = s.body();
-    let later = if !s.is_written(v) {
-        false
-    } else if op.block() == body && s.is_direct(body) {
-        let ops = body.ops();
-        let at = ops.iter().position(|&o| o == op).unwrap_or(0);
-        ops[at..]
-            .iter()
-            .flat_map(|&o| std::iter::once(o).chain(o.walk()))
-            .flat_map(|o| {
-                // A deallocation ends the contents as surely as a write.
-                let mut targets = crate::reverse::written_operands(o);
-                if o.name() == "memref.dealloc" {
-                    targets.push(o.operand(0));
-                }
-                targets
-            })
-            .any(|t| may_alias(s, t, v))
+    let later = if op.block() == body && s.is_direct(body) {
+        s.is_written(v) && changed_after(s, op, v, true)
     } else {
         s.is_written(v)
     };
     if later { snapshot(s, op, v) } else { s.get(v) }
+}
+
+/// Whether an operation after the top-level call `op` (or `op` itself,
+/// with `including`) may write or deallocate `v`'s memory: a deallocation
+/// ends the contents as surely as a write.
+fn changed_after(s: &ReverseState, op: Op, v: Value, including: bool) -> bool {
+    let ops = s.body().ops();
+    let at = ops.iter().position(|&o| o == op).unwrap_or(0);
+    let from = if including { at } else { at + 1 };
+    ops[from..]
+        .iter()
+        .flat_map(|&o| std::iter::once(o).chain(o.walk()))
+        .flat_map(|o| {
+            let mut targets = crate::reverse::written_operands(o);
+            if o.name() == "memref.dealloc" {
+                targets.push(o.operand(0));
+            }
+            targets
+        })
+        .any(|t| may_alias(s, t, v))
 }
 
 fn dealloc(b: &mut Builder, buffer: Value) {
@@ -951,24 +956,11 @@ fn saved_after(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
     if op.block() != body || !s.is_direct(body) {
         return Err(error_at(
             op,
-            "reverse mode cannot yet save a buffer a triangular solve writes inside a loop, \
-             branch or called function",
+            "reverse mode cannot yet save the result of this call inside a loop, branch or \
+             called function",
         ));
     }
-    let ops = body.ops();
-    let at = ops.iter().position(|&o| o == op).unwrap_or(0);
-    let later = ops[at + 1..]
-        .iter()
-        .flat_map(|&o| std::iter::once(o).chain(o.walk()))
-        .flat_map(|o| {
-            let mut targets = crate::reverse::written_operands(o);
-            if o.name() == "memref.dealloc" {
-                targets.push(o.operand(0));
-            }
-            targets
-        })
-        .any(|t| may_alias(s, t, v));
-    if !later {
+    if !changed_after(s, op, v, false) {
         return s.get(v);
     }
     let mut b = Builder::after(op);
@@ -1104,6 +1096,15 @@ fn by_position(b: &mut Builder, into: Value, ins: &[(Value, bool)], f: AtPositio
     yield_.set_operands(&[value]);
 }
 
+/// `into = tril(x)`: the lower triangle with the diagonal, zero above.
+fn lower_part(b: &mut Builder, x: Value, into: Value) {
+    by_position(b, into, &[(x, false)], &|e, below, diagonal, ins, _| {
+        let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+        let zero = e.float(ins[0].ty(), 0.0);
+        e.value("arith.select", &[inside, ins[0], zero], ins[0].ty(), &[])
+    });
+}
+
 /// `Phi(X)`: the strict lower triangle, half the diagonal, zero above.
 fn phi(b: &mut Builder, x: Value) {
     by_position(b, x, &[], &|e, below, diagonal, _, out| {
@@ -1212,11 +1213,7 @@ fn potrf_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let g = lower_view(b, g, lower);
     let l = lower_view(b, factor, lower);
     let w = scratch(b, g);
-    by_position(b, w, &[(g, false)], &|e, below, diagonal, ins, _| {
-        let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
-        let zero = e.float(ins[0].ty(), 0.0);
-        e.value("arith.select", &[inside, ins[0], zero], ins[0].ty(), &[])
-    });
+    lower_part(b, g, w);
     with_factor(b, p, "trmm", false, true, l, w);
     phi(b, w);
     with_factor(b, p, "trsm", false, true, l, w);
@@ -1254,11 +1251,7 @@ fn potrs_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         let l = lower_view(&mut b, f, lower_flag);
         let dl = lower_view(&mut b, s.shadow(op, f)?, lower_flag);
         let t = scratch(&mut b, dl);
-        by_position(&mut b, t, &[(dl, false)], &|e, below, diagonal, ins, _| {
-            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
-            let zero = e.float(ins[0].ty(), 0.0);
-            e.value("arith.select", &[inside, ins[0], zero], ins[0].ty(), &[])
-        });
+        lower_part(&mut b, dl, t);
         let element = bm.ty().element();
         let (zero, one, minus) = (
             b.float(element, 0.0),
