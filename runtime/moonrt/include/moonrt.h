@@ -331,6 +331,11 @@ int64_t moonrt_tape_bytes_in_use(void);
  * nothing (a LAPACK routine then returns -1; otherwise it returns LAPACK's
  * info: 0, or > 0 for a singular or indefinite matrix). ipiv holds
  * LAPACK's 1-based pivots. Link -lopenblas -llapacke with libmoonrt.a.
+ * Two helpers serve derivative rules: laswp applies getrf's row
+ * interchanges (in order when forward is nonzero: A := P^T A; in reverse
+ * otherwise: A := P A), and potrf_adjoint turns the adjoint G of potrf's
+ * factor L (its lower triangle, or the upper factor) into the adjoint of
+ * the triangle of A that potrf read, in place in G's same triangle.
  */
 #define MOONRT_DECLARE_BLAS_(P, ELT, T)                                        \
   typedef moonrt_memref_##ELT##_1d moonrt_##P##vec_;                           \
@@ -386,11 +391,25 @@ int64_t moonrt_tape_bytes_in_use(void);
                             const moonrt_memref_i32_1d *ipiv);                 \
   int32_t moonrt_##P##sytrs(int32_t lower, const moonrt_##P##mat_ *a,          \
                             const moonrt_memref_i32_1d *ipiv,                  \
-                            const moonrt_##P##mat_ *b);
+                            const moonrt_##P##mat_ *b);                        \
+  void moonrt_##P##laswp(int32_t forward, const moonrt_##P##mat_ *a,           \
+                         const moonrt_memref_i32_1d *ipiv);                    \
+  void moonrt_##P##potrf_adjoint(int32_t lower, const moonrt_##P##mat_ *l,     \
+                                 const moonrt_##P##mat_ *g);
 
 /* Outputs are written through their descriptors. */
 MOONRT_DECLARE_BLAS_(s, f32, float)
 MOONRT_DECLARE_BLAS_(d, f64, double)
+
+/*
+ * The nanoseconds spent inside the routines above, summed over threads,
+ * since the process started or the last moonrt_blas_time_reset (a routine
+ * that another calls is counted once).
+ */
+uint64_t moonrt_blas_time_ns(void);
+
+/* Restarts moonrt_blas_time_ns at 0. */
+void moonrt_blas_time_reset(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

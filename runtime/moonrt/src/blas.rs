@@ -17,7 +17,14 @@ use crate::cblas::*;
 use crate::error::set_error;
 use crate::lapacke::*;
 use crate::memref::MemRef;
+use std::cell::Cell;
 use std::ffi::{c_char, c_int};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+mod helpers;
+
+pub use helpers::{moonrt_dlaswp, moonrt_dpotrf_adjoint, moonrt_slaswp, moonrt_spotrf_adjoint};
 
 /// One element type's CBLAS and LAPACKE functions.
 #[allow(clippy::type_complexity)]
@@ -185,11 +192,22 @@ pub(crate) struct Routines<T> {
 }
 
 /// The element types BLAS computes in.
-pub(crate) trait Real: Copy + Default + 'static {
+pub(crate) trait Real:
+    Copy
+    + Default
+    + PartialEq
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + 'static
+{
     /// `s` or `d`, for messages.
     const PREFIX: &'static str;
     /// The routines in this type.
     const ROUTINES: Routines<Self>;
+    /// 1/2 and 1.
+    const HALF: Self;
+    const ONE: Self;
 }
 
 macro_rules! real {
@@ -197,6 +215,8 @@ macro_rules! real {
         impl Real for $t {
             const PREFIX: &'static str = $p;
             const ROUTINES: Routines<$t> = Routines { $($field: $f),* };
+            const HALF: $t = 0.5;
+            const ONE: $t = 1.0;
         }
     };
 }
@@ -422,10 +442,52 @@ impl<T: Real> Matrix<T> {
     }
 }
 
-/// Runs a BLAS entry point: reports its error (prefixed with its name)
-/// through `moonrt_last_error`, returning `fallback` then.
+/// Nanoseconds spent inside moonrt's BLAS and LAPACK entry points, over
+/// all threads, since the start or the last `moonrt_blas_time_reset`.
+static BLAS_TIME_NS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// How many entry points the calling thread is inside (an entry point
+    /// that calls another is timed once, as the outermost).
+    static BLAS_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Runs `body` and adds the time it takes to [`BLAS_TIME_NS`] when it is
+/// the calling thread's outermost entry point.
+fn timed<R>(body: impl FnOnce() -> R) -> R {
+    let depth = BLAS_DEPTH.get();
+    if depth > 0 {
+        return body();
+    }
+    BLAS_DEPTH.set(1);
+    let start = Instant::now();
+    let result = body();
+    let spent = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    BLAS_TIME_NS.fetch_add(spent, Ordering::Relaxed);
+    BLAS_DEPTH.set(0);
+    result
+}
+
+/// The nanoseconds compiled code has spent inside moonrt's BLAS and LAPACK
+/// entry points (`moonrt_dgemm`, ...), summed over threads, since the
+/// process started or the last [`moonrt_blas_time_reset`]. A routine that
+/// another calls is counted once, as part of the outer one.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_blas_time_ns() -> u64 {
+    BLAS_TIME_NS.load(Ordering::Relaxed)
+}
+
+/// Restarts [`moonrt_blas_time_ns`] at 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_blas_time_reset() {
+    BLAS_TIME_NS.store(0, Ordering::Relaxed);
+}
+
+/// Runs a BLAS entry point, timed ([`moonrt_blas_time_ns`]): reports its
+/// error (prefixed with its name) through `moonrt_last_error`, returning
+/// `fallback` then.
 fn report<R>(name: &str, fallback: R, body: impl FnOnce() -> Result<R, String>) -> R {
-    body().unwrap_or_else(|message| {
+    timed(body).unwrap_or_else(|message| {
         set_error(&format!("{name}: {message}"));
         fallback
     })

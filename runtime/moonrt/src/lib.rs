@@ -26,6 +26,10 @@ pub use arena::{
     moonrt_arena_peak_bytes, moonrt_arena_pop, moonrt_arena_push, moonrt_arena_reset,
 };
 pub use blas::{
+    moonrt_blas_time_ns, moonrt_blas_time_reset, moonrt_dlaswp, moonrt_dpotrf_adjoint,
+    moonrt_slaswp, moonrt_spotrf_adjoint,
+};
+pub use blas::{
     moonrt_dasum, moonrt_daxpy, moonrt_dcopy, moonrt_ddot, moonrt_dgemm, moonrt_dgemv, moonrt_dger,
     moonrt_dgetrf, moonrt_dgetri, moonrt_dgetrs, moonrt_dnrm2, moonrt_dpotrf, moonrt_dpotrs,
     moonrt_dscal, moonrt_dsymm, moonrt_dsymv, moonrt_dsyrk, moonrt_dsytrf, moonrt_dsytrs,
@@ -74,8 +78,10 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
         moonrt_dgetrf,
         moonrt_dgetri,
         moonrt_dgetrs,
+        moonrt_dlaswp,
         moonrt_dnrm2,
         moonrt_dpotrf,
+        moonrt_dpotrf_adjoint,
         moonrt_dpotrs,
         moonrt_dscal,
         moonrt_dsymm,
@@ -98,8 +104,10 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
         moonrt_sgetrf,
         moonrt_sgetri,
         moonrt_sgetrs,
+        moonrt_slaswp,
         moonrt_snrm2,
         moonrt_spotrf,
+        moonrt_spotrf_adjoint,
         moonrt_spotrs,
         moonrt_sscal,
         moonrt_ssymm,
@@ -121,6 +129,8 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
         moonrt_arena_pop,
         moonrt_arena_push,
         moonrt_arena_reset,
+        moonrt_blas_time_ns,
+        moonrt_blas_time_reset,
         moonrt_clear_error,
         moonrt_last_error,
         moonrt_set_error,
