@@ -75,14 +75,14 @@ pub const RULES: &[Foreign] = &[
     Foreign {
         routine: "trmv",
         writes: &[4],
-        forward: trmv_forward,
-        reverse: trmv_reverse,
+        forward: triangular_product_forward,
+        reverse: triangular_product_reverse,
     },
     Foreign {
         routine: "trsv",
         writes: &[4],
-        forward: trsv_forward,
-        reverse: trsv_reverse,
+        forward: triangular_solve_forward,
+        reverse: triangular_solve_reverse,
     },
     Foreign {
         routine: "potrf",
@@ -95,6 +95,78 @@ pub const RULES: &[Foreign] = &[
         writes: &[2],
         forward: potrs_forward,
         reverse: potrs_reverse,
+    },
+    Foreign {
+        routine: "ger",
+        writes: &[3],
+        forward: ger_forward,
+        reverse: ger_reverse,
+    },
+    Foreign {
+        routine: "symv",
+        writes: &[5],
+        forward: symv_forward,
+        reverse: symv_reverse,
+    },
+    Foreign {
+        routine: "symm",
+        writes: &[6],
+        forward: symm_forward,
+        reverse: symm_reverse,
+    },
+    Foreign {
+        routine: "syrk",
+        writes: &[5],
+        forward: syrk_forward,
+        reverse: syrk_reverse,
+    },
+    Foreign {
+        routine: "trmm",
+        writes: &[6],
+        forward: triangular_product_forward,
+        reverse: triangular_product_reverse,
+    },
+    Foreign {
+        routine: "trsm",
+        writes: &[6],
+        forward: triangular_solve_forward,
+        reverse: triangular_solve_reverse,
+    },
+    Foreign {
+        routine: "trtrs",
+        writes: &[4],
+        forward: triangular_solve_forward,
+        reverse: triangular_solve_reverse,
+    },
+    Foreign {
+        routine: "getrf",
+        writes: &[0, 1],
+        forward: getrf_forward,
+        reverse: getrf_reverse,
+    },
+    Foreign {
+        routine: "getrs",
+        writes: &[3],
+        forward: getrs_forward,
+        reverse: getrs_reverse,
+    },
+    Foreign {
+        routine: "getri",
+        writes: &[0],
+        forward: getri_forward,
+        reverse: getri_reverse,
+    },
+    Foreign {
+        routine: "sytrf",
+        writes: &[1, 2],
+        forward: sytrf_forward,
+        reverse: sytrf_reverse,
+    },
+    Foreign {
+        routine: "sytrs",
+        writes: &[3],
+        forward: sytrs_forward,
+        reverse: sytrs_reverse,
     },
 ];
 
@@ -201,7 +273,7 @@ fn constant_flag(op: Op, v: Value, what: &str) -> Result<bool, Error> {
         .ok_or_else(|| {
             error_at(
                 op,
-                &format!("reverse mode needs {what} of this call to be an arith.constant"),
+                &format!("the derivative of this call needs {what} to be an arith.constant"),
             )
         })
 }
@@ -860,41 +932,88 @@ fn gemv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     )
 }
 
-/// `trmv`/`trsv(lower, trans, unit, A, x)` with constant flags: the
-/// triangle of `A` they read and whether it is transposed.
+/// A triangular routine's operands, its flags constants: `trmv`/`trsv`
+/// `(lower, trans, unit, A, x)`, `trtrs` `(lower, trans, unit, A, B)` or
+/// `trmm`/`trsm` `(right, lower, trans, unit, alpha, A, B)`.
 struct Triangle {
     /// `s` or `d`.
     p: char,
+    /// Whether `x` is a matrix (`trmm`, `trsm`, `trtrs`).
+    matrix: bool,
+    right: bool,
     lower: bool,
     trans: bool,
     unit: bool,
+    alpha: Option<Value>,
     a: Value,
     x: Value,
 }
 
 fn triangle(op: Op) -> Result<Triangle, Error> {
-    let [lower, trans, unit, a, x] = op.operands()[..] else {
-        return Err(error_at(op, "a triangular routine takes 5 operands"));
+    let (right, [lower, trans, unit], alpha, a, x) = match op.operands()[..] {
+        [lower, trans, unit, a, x] => (None, [lower, trans, unit], None, a, x),
+        [right, lower, trans, unit, alpha, a, x] => {
+            (Some(right), [lower, trans, unit], Some(alpha), a, x)
+        }
+        _ => return Err(error_at(op, "a triangular routine takes 5 or 7 operands")),
     };
     Ok(Triangle {
         p: prefix(op),
+        matrix: x.ty().shape().len() == 2,
+        right: match right {
+            Some(right) => constant_flag(op, right, "the side flag")?,
+            None => false,
+        },
         lower: constant_flag(op, lower, "the triangle flag")?,
         trans: constant_flag(op, trans, "the transpose flag")?,
         unit: constant_flag(op, unit, "the unit-diagonal flag")?,
+        alpha,
         a,
         x,
     })
 }
 
+/// What [`Triangle::call`] does with a triangular matrix.
+#[derive(Clone, Copy)]
+enum TriangleUse {
+    /// `op(T) x`.
+    Product,
+    /// `op(T)^T x`.
+    AdjointProduct,
+    /// `op(M) x` for a masked copy `M` of the triangle, whose diagonal is
+    /// stored (zero where the routine takes a unit diagonal).
+    MaskedProduct,
+    /// `op(T)^-1 x`.
+    Solve,
+    /// `op(T)^-T x`.
+    AdjointSolve,
+}
+
 impl Triangle {
-    /// Calls `routine` (`trmv` or `trsv`) on `a` and `x` with these flags,
-    /// the transpose flipped by `flip`, the unit diagonal dropped by
-    /// `explicit` (for a matrix whose diagonal is stored).
-    fn call(&self, b: &mut Builder, routine: &str, a: Value, x: Value, flip: bool, explicit: bool) {
+    /// `x = scale op(a) x` or another [`TriangleUse`] of `a`, with these
+    /// flags, from the right when the routine multiplies from the right,
+    /// by `trmm`/`trsm` (by `trmv`/`trsv` for a vector, `scale` absent).
+    fn call(&self, b: &mut Builder, with: TriangleUse, scale: Option<Value>, a: Value, x: Value) {
+        let (solve, flip, explicit) = match with {
+            TriangleUse::Product => (false, false, false),
+            TriangleUse::AdjointProduct => (false, true, false),
+            TriangleUse::MaskedProduct => (false, false, true),
+            TriangleUse::Solve => (true, false, false),
+            TriangleUse::AdjointSolve => (true, true, false),
+        };
         let lower = flag(b, self.lower);
         let trans = flag(b, self.trans != flip);
         let unit = flag(b, self.unit && !explicit);
-        call(b, self.p, routine, &[lower, trans, unit, a, x], &[]);
+        if self.matrix {
+            let right = flag(b, self.right);
+            let scale = scale.unwrap_or_else(|| b.float(x.ty().element(), 1.0));
+            let routine = if solve { "trsm" } else { "trmm" };
+            let operands = [right, lower, trans, unit, scale, a, x];
+            call(b, self.p, routine, &operands, &[]);
+        } else {
+            let routine = if solve { "trsv" } else { "trmv" };
+            call(b, self.p, routine, &[lower, trans, unit, a, x], &[]);
+        }
     }
 
     /// `into += T(outer)`: the elements of the 2-D `outer` in the triangle
@@ -935,18 +1054,35 @@ impl Triangle {
         yield_.set_operands(&[sum]);
     }
 
-    /// `alpha u v^T` (or `alpha v u^T` when transposed) masked to the
-    /// triangle and added to the shadow `da`.
-    fn add_outer(&self, b: &mut Builder, alpha: Value, u: Value, v: Value, da: Value) {
+    /// The adjoint of the triangle from `g`, the adjoint of the product
+    /// `op(T) x` (`x op(T)` from the right), times `alpha`, added to the
+    /// shadow `da`: `T(alpha g x^T)`, `T(alpha x g^T)` transposed, `T(alpha
+    /// x^T g)` from the right and `T(alpha g^T x)` both.
+    fn add_outer(&self, b: &mut Builder, alpha: Value, g: Value, x: Value, da: Value) {
         let outer = scratch(b, da);
         let element = da.ty().element();
         let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
-        crate::forward::fill(b, zero, outer);
-        let (x, y) = if self.trans { (v, u) } else { (u, v) };
-        call(b, self.p, "ger", &[one, x, y, outer], &[]);
+        let (u, v) = if self.trans != self.right {
+            (x, g)
+        } else {
+            (g, x)
+        };
+        if self.matrix {
+            let (fu, fv) = (flag(b, self.right), flag(b, !self.right));
+            call(b, self.p, "gemm", &[fu, fv, one, u, v, zero, outer], &[]);
+        } else {
+            crate::forward::fill(b, zero, outer);
+            call(b, self.p, "ger", &[one, u, v, outer], &[]);
+        }
         self.add_masked(b, alpha, outer, da);
         dealloc(b, outer);
     }
+}
+
+/// `into += x`, elementwise over memrefs of one shape.
+fn add_to(b: &mut Builder, into: Value, x: Value) {
+    let one = b.float(x.ty().element(), 1.0);
+    combine(b, into, Some(one), &[(one, x)]);
 }
 
 /// The contents of the memref `v` just after the call `op`: a copy taken
@@ -969,17 +1105,33 @@ fn saved_after(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
     Ok(copy)
 }
 
-/// `x = op(T) x`. Tangent `dx = op(T) dx + op(T(dA)) x_old`; adjoints
-/// `dA += T(G x_old^T)` (`x_old G^T` transposed) and `G = op(T)^T G`.
-fn trmv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+/// `trmv`/`trmm`: `x = alpha op(T) x` (`alpha x op(T)` from the right;
+/// `trmv` has no `alpha`). Tangent `dx = alpha op(T) dx + alpha op(T(dA))
+/// x_old + dalpha op(T) x_old`; adjoints `dA += T(alpha G x_old^T)` (see
+/// [`Triangle::add_outer`] for the other sides), `dalpha += <G, op(T)
+/// x_old>` and `G = alpha op(T)^T G`.
+fn triangular_product_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     let t = triangle(op)?;
     if !s.is_active(t.x) {
         return Ok(());
     }
-    let (p, mut b) = (prefix(op), Builder::before(op));
+    let mut b = Builder::before(op);
     let dx = s.shadow(op, t.x)?;
-    let old = copy_of(&mut b, t.x);
-    t.call(&mut b, "trmv", t.a, dx, false, false);
+    let dalpha = match t.alpha {
+        Some(alpha) if s.is_active(alpha) => Some(s.tangent_or_zero(&mut b, alpha)),
+        _ => None,
+    };
+    let old = (s.is_active(t.a) || dalpha.is_some()).then(|| copy_of(&mut b, t.x));
+    t.call(&mut b, TriangleUse::Product, t.alpha, t.a, dx);
+    let Some(old) = old else {
+        return Ok(());
+    };
+    if let Some(dalpha) = dalpha {
+        let product = copy_of(&mut b, old);
+        t.call(&mut b, TriangleUse::Product, Some(dalpha), t.a, product);
+        add_to(&mut b, dx, product);
+        dealloc(&mut b, product);
+    }
     if s.is_active(t.a) {
         let da = s.shadow(op, t.a)?;
         let masked = scratch(&mut b, t.a);
@@ -987,41 +1139,72 @@ fn trmv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
         crate::forward::fill(&mut b, zero, masked);
         t.add_masked(&mut b, one, da, masked);
-        t.call(&mut b, "trmv", masked, old, false, true);
-        call(&mut b, p, "axpy", &[one, old, dx], &[]);
+        t.call(&mut b, TriangleUse::MaskedProduct, t.alpha, masked, old);
+        add_to(&mut b, dx, old);
         dealloc(&mut b, masked);
     }
     dealloc(&mut b, old);
     Ok(())
 }
 
-fn trmv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+fn triangular_product_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let t = triangle(op)?;
     if !s.activity.is_active(t.x) {
         return Ok(());
     }
     let g = s.shadow(op, t.x)?;
     let a_value = saved(s, op, t.a)?;
-    if s.activity.is_active(t.a) {
-        let old = snapshot(s, op, t.x)?;
-        let da = s.shadow(op, t.a)?;
-        let one = s.b.float(g.ty().element(), 1.0);
-        t.add_outer(&mut s.b, one, g, old, da);
+    let alpha = t.alpha.filter(|&alpha| s.has_adjoint(alpha));
+    let old = if s.activity.is_active(t.a) || alpha.is_some() {
+        Some(snapshot(s, op, t.x)?)
+    } else {
+        None
+    };
+    let alpha_value = t.alpha.map(|alpha| s.get(alpha)).transpose()?;
+    if let (Some(alpha), Some(old)) = (alpha, old) {
+        let product = copy_of(&mut s.b, old);
+        t.call(&mut s.b, TriangleUse::Product, None, a_value, product);
+        let d = inner(&mut s.b, g, product);
+        dealloc(&mut s.b, product);
+        s.add_adjoint(alpha, d);
     }
-    t.call(&mut s.b, "trmv", a_value, g, true, false);
+    if let (true, Some(old)) = (s.activity.is_active(t.a), old) {
+        let da = s.shadow(op, t.a)?;
+        let scale = alpha_value.unwrap_or_else(|| s.b.float(g.ty().element(), 1.0));
+        t.add_outer(&mut s.b, scale, g, old, da);
+    }
+    t.call(
+        &mut s.b,
+        TriangleUse::AdjointProduct,
+        alpha_value,
+        a_value,
+        g,
+    );
     Ok(())
 }
 
-/// `x = op(T)^-1 x`. Tangent `dx = op(T)^-1 (dx - op(T(dA)) x_new)`;
-/// adjoints `H = op(T)^-T G` (in place) and `dA -= T(H x_new^T)` (`x_new
-/// H^T` transposed).
-fn trsv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+/// `trsv`/`trsm`/`trtrs`: `x = alpha op(T)^-1 x` (`alpha x op(T)^-1` from
+/// the right; `trsv` and `trtrs` have no `alpha`). Tangent `dx =
+/// op(T)^-1 (alpha dx + dalpha x_old - op(T(dA)) x_new)`; adjoints `H =
+/// op(T)^-T G`, `dA -= T(H x_new^T)` (see [`Triangle::add_outer`] for the
+/// other sides), `dalpha += <H, x_old>` and `G = alpha H`.
+fn triangular_solve_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     let t = triangle(op)?;
     if !s.is_active(t.x) {
         return Ok(());
     }
-    let (p, mut b) = (prefix(op), Builder::after(op));
     let dx = s.shadow(op, t.x)?;
+    let mut before = Builder::before(op);
+    let dalpha = match t.alpha {
+        Some(alpha) if s.is_active(alpha) => Some(s.tangent_or_zero(&mut before, alpha)),
+        _ => None,
+    };
+    let old = dalpha.map(|dalpha| (dalpha, copy_of(&mut before, t.x)));
+    let mut b = Builder::after(op);
+    if let Some(alpha) = t.alpha {
+        let terms: Vec<(Value, Value)> = old.into_iter().collect();
+        combine(&mut b, dx, Some(alpha), &terms);
+    }
     if s.is_active(t.a) {
         let da = s.shadow(op, t.a)?;
         let new = copy_of(&mut b, t.x);
@@ -1034,16 +1217,19 @@ fn trsv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         );
         crate::forward::fill(&mut b, zero, masked);
         t.add_masked(&mut b, one, da, masked);
-        t.call(&mut b, "trmv", masked, new, false, true);
-        call(&mut b, p, "axpy", &[minus, new, dx], &[]);
+        t.call(&mut b, TriangleUse::MaskedProduct, None, masked, new);
+        combine(&mut b, dx, Some(one), &[(minus, new)]);
         dealloc(&mut b, masked);
         dealloc(&mut b, new);
     }
-    t.call(&mut b, "trsv", t.a, dx, false, false);
+    t.call(&mut b, TriangleUse::Solve, None, t.a, dx);
+    if let Some((_, old)) = old {
+        dealloc(&mut b, old);
+    }
     Ok(())
 }
 
-fn trsv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+fn triangular_solve_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let t = triangle(op)?;
     if !s.activity.is_active(t.x) {
         return Ok(());
@@ -1055,11 +1241,23 @@ fn trsv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     } else {
         None
     };
-    t.call(&mut s.b, "trsv", a_value, g, true, false);
+    let old = match t.alpha {
+        Some(alpha) if s.has_adjoint(alpha) => Some((alpha, snapshot(s, op, t.x)?)),
+        _ => None,
+    };
+    let alpha_value = t.alpha.map(|alpha| s.get(alpha)).transpose()?;
+    t.call(&mut s.b, TriangleUse::AdjointSolve, None, a_value, g);
     if let Some(new) = new {
         let da = s.shadow(op, t.a)?;
         let minus = s.b.float(g.ty().element(), -1.0);
         t.add_outer(&mut s.b, minus, g, new, da);
+    }
+    if let Some((alpha, old)) = old {
+        let d = inner(&mut s.b, g, old);
+        s.add_adjoint(alpha, d);
+    }
+    if let Some(alpha) = alpha_value {
+        combine(&mut s.b, g, Some(alpha), &[]);
     }
     Ok(())
 }
@@ -1069,13 +1267,18 @@ type AtPosition<'a> = &'a dyn Fn(&mut Builder, Value, Value, &[Value], Value) ->
 
 /// `into[i, j] = f(below, diagonal, ins, into[i, j])` over a square 2-D
 /// memref, `below` and `diagonal` the `i1`s `i > j` and `i == j`, and each
-/// input read at `[i, j]`, or at `[j, i]` when marked transposed.
+/// input read at `[i, j]`, or at `[j, i]` when marked transposed (a scalar
+/// input as it is).
 fn by_position(b: &mut Builder, into: Value, ins: &[(Value, bool)], f: AtPosition) {
-    let (map, _, iterators) = elementwise(2, "parallel");
+    let (map, scalar, iterators) = elementwise(2, "parallel");
     let flipped = "affine_map<(d0, d1) -> (d1, d0)>".to_string();
     let mut maps: Vec<String> = ins
         .iter()
-        .map(|&(_, t)| if t { flipped.clone() } else { map.clone() })
+        .map(|&(v, t)| match (v.ty().is_memref(), t) {
+            (false, _) => scalar.clone(),
+            (true, true) => flipped.clone(),
+            (true, false) => map.clone(),
+        })
         .collect();
     maps.push(map);
     let values: Vec<Value> = ins.iter().map(|&(v, _)| v).collect();
@@ -1133,33 +1336,12 @@ fn lower_view(b: &mut Builder, a: Value, lower: bool) -> Value {
     )
 }
 
-/// Calls `trsm` or `trmm` (`routine`) with the lower factor `l` on `x`:
-/// `x = op(L)^{-1} x` or `op(L) x`, from the `right` when asked.
-fn with_factor(
-    b: &mut Builder,
-    p: char,
-    routine: &str,
-    right: bool,
-    trans: bool,
-    l: Value,
-    x: Value,
-) {
-    let (right, lower, trans, unit) = (
-        flag(b, right),
-        flag(b, true),
-        flag(b, trans),
-        flag(b, false),
-    );
-    let one = b.float(x.ty().element(), 1.0);
-    call(b, p, routine, &[right, lower, trans, unit, one, l, x], &[]);
-}
-
 /// `potrf(lower, A)`: `A = L L^T` (or `U^T U`), the factor written over the
 /// triangle read; worked on through the lower view. Tangent `dL = L
 /// Phi(L^-1 dA L^-T)` (`dA` symmetric from its triangle); adjoint, `G` the
 /// lower part of the adjoint: `W = L^-T Phi(L^T G) L^-1`, and the triangle
 /// of `A` gets `W + W^T` below the diagonal and `W` on it (the other
-/// triangle, untouched, keeps its adjoint).
+/// triangle, untouched, keeps its adjoint), by moonrt's `potrf_adjoint`.
 fn potrf_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     let [lower, a] = op.operands()[..] else {
         return Err(error_at(op, "moonrt_?potrf takes 2 operands"));
@@ -1181,10 +1363,10 @@ fn potrf_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
             e.value("arith.select", &[inside, ins[0], ins[1]], ins[0].ty(), &[])
         },
     );
-    with_factor(&mut b, p, "trsm", false, false, l, w);
-    with_factor(&mut b, p, "trsm", true, true, l, w);
+    with_factor(&mut b, p, "trsm", false, false, Factor::cholesky(l), w);
+    with_factor(&mut b, p, "trsm", true, true, Factor::cholesky(l), w);
     phi(&mut b, w);
-    with_factor(&mut b, p, "trmm", false, false, l, w);
+    with_factor(&mut b, p, "trmm", false, false, Factor::cholesky(l), w);
     by_position(
         &mut b,
         da,
@@ -1206,30 +1388,17 @@ fn potrf_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         return Ok(());
     }
     let lower = constant_flag(op, lower, "the triangle flag")?;
-    let p = prefix(op);
     let factor = saved_after(s, op, a)?;
     let g = s.shadow(op, a)?;
-    let b = &mut s.b;
-    let g = lower_view(b, g, lower);
-    let l = lower_view(b, factor, lower);
-    let w = scratch(b, g);
-    lower_part(b, g, w);
-    with_factor(b, p, "trmm", false, true, l, w);
-    phi(b, w);
-    with_factor(b, p, "trsm", false, true, l, w);
-    with_factor(b, p, "trsm", true, false, l, w);
-    by_position(
-        b,
-        g,
-        &[(w, false), (w, true)],
-        &|e, below, diagonal, ins, out| {
-            let ty = out.ty();
-            let both = e.value("arith.addf", &[ins[0], ins[1]], ty, &[]);
-            let on = e.value("arith.select", &[diagonal, ins[0], out], ty, &[]);
-            e.value("arith.select", &[below, both, on], ty, &[])
-        },
+    // moonrt's blocked form of the formula above (Murray 2016).
+    let lower = flag(&mut s.b, lower);
+    call(
+        &mut s.b,
+        prefix(op),
+        "potrf_adjoint",
+        &[lower, factor, g],
+        &[],
     );
-    dealloc(b, w);
     Ok(())
 }
 
@@ -1261,10 +1430,10 @@ fn potrs_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         let (n, tr) = (flag(&mut b, false), flag(&mut b, true));
         // dB -= dL (L^T X) + L (dL^T X)
         let r1 = copy_of(&mut b, bm);
-        with_factor(&mut b, p, "trmm", false, true, l, r1);
+        with_factor(&mut b, p, "trmm", false, true, Factor::cholesky(l), r1);
         call(&mut b, p, "gemm", &[n, n, minus, t, r1, one, db], &[]);
         call(&mut b, p, "gemm", &[tr, n, one, t, bm, zero, r1], &[]);
-        with_factor(&mut b, p, "trmm", false, false, l, r1);
+        with_factor(&mut b, p, "trmm", false, false, Factor::cholesky(l), r1);
         combine(&mut b, db, Some(one), &[(minus, r1)]);
         dealloc(&mut b, r1);
         dealloc(&mut b, t);
@@ -1310,15 +1479,853 @@ fn potrs_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
             b.float(element, -1.0),
         );
         let (n, tr) = (flag(b, false), flag(b, true));
-        call(b, p, "gemm", &[n, tr, minus, g, x, zero, m], &[]);
-        call(b, p, "gemm", &[n, tr, minus, x, g, one, m], &[]);
-        with_factor(b, p, "trmm", true, false, l, m);
+        // -(Y X^T + X Y^T) L = -Y (L^T X)^T - X (L^T Y)^T: products with
+        // the right-hand sides' few columns, not with an n x n matrix.
+        let (ltx, lty) = (copy_of(b, x), copy_of(b, g));
+        with_factor(b, p, "trmm", false, true, Factor::cholesky(l), ltx);
+        with_factor(b, p, "trmm", false, true, Factor::cholesky(l), lty);
+        call(b, p, "gemm", &[n, tr, minus, g, ltx, zero, m], &[]);
+        call(b, p, "gemm", &[n, tr, minus, x, lty, one, m], &[]);
+        dealloc(b, ltx);
+        dealloc(b, lty);
         by_position(b, dl, &[(m, false)], &|e, below, diagonal, ins, out| {
             let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
             let sum = e.value("arith.addf", &[out, ins[0]], out.ty(), &[]);
             e.value("arith.select", &[inside, sum, out], out.ty(), &[])
         });
         dealloc(b, m);
+    }
+    Ok(())
+}
+
+/// `ger(alpha, x, y, A)`: `A = alpha x y^T + A`. Tangent `dA += alpha dx
+/// y^T + alpha x dy^T + dalpha x y^T`; adjoints, `G` passing to the old
+/// `A` unchanged: `dx += alpha G y`, `dy += alpha G^T x` and `dalpha +=
+/// x^T G y`.
+fn ger_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [alpha, x, y, a] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?ger takes 4 operands"));
+    };
+    if !s.is_active(a) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::before(op));
+    let da = s.shadow(op, a)?;
+    if s.is_active(x) {
+        let dx = s.shadow(op, x)?;
+        call(&mut b, p, "ger", &[alpha, dx, y, da], &[]);
+    }
+    if s.is_active(y) {
+        let dy = s.shadow(op, y)?;
+        call(&mut b, p, "ger", &[alpha, x, dy, da], &[]);
+    }
+    if s.is_active(alpha) {
+        let dalpha = s.tangent_or_zero(&mut b, alpha);
+        call(&mut b, p, "ger", &[dalpha, x, y, da], &[]);
+    }
+    Ok(())
+}
+
+fn ger_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [alpha, x, y, a] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?ger takes 4 operands"));
+    };
+    if !s.activity.is_active(a) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let g = s.shadow(op, a)?;
+    let (x_value, y_value) = (saved(s, op, x)?, saved(s, op, y)?);
+    let alpha_value = s.get(alpha)?;
+    let element = g.ty().element();
+    let (zero, one) = (s.b.float(element, 0.0), s.b.float(element, 1.0));
+    let (n, t) = (flag(&mut s.b, false), flag(&mut s.b, true));
+    if s.has_adjoint(alpha) {
+        let gy = scratch(&mut s.b, x);
+        call(&mut s.b, p, "gemv", &[n, one, g, y_value, zero, gy], &[]);
+        let d = call(&mut s.b, p, "dot", &[x_value, gy], &[element]).result(0);
+        dealloc(&mut s.b, gy);
+        s.add_adjoint(alpha, d);
+    }
+    if s.activity.is_active(x) {
+        let dx = s.shadow(op, x)?;
+        let operands = [n, alpha_value, g, y_value, one, dx];
+        call(&mut s.b, p, "gemv", &operands, &[]);
+    }
+    if s.activity.is_active(y) {
+        let dy = s.shadow(op, y)?;
+        let operands = [t, alpha_value, g, x_value, one, dy];
+        call(&mut s.b, p, "gemv", &operands, &[]);
+    }
+    Ok(())
+}
+
+/// `into += fold(m)` on the lower triangle of the square `into` (a
+/// [`lower_view`]): `m[i, j] + m[j, i]` below the diagonal and `m[i, i]`
+/// on it, the adjoint of the triangle a symmetric matrix is read from,
+/// given the adjoint `m` of the whole matrix.
+fn add_folded(b: &mut Builder, into: Value, m: Value) {
+    by_position(
+        b,
+        into,
+        &[(m, false), (m, true)],
+        &|e, below, diagonal, ins, out| {
+            let ty = out.ty();
+            let both = e.value("arith.addf", &[ins[0], ins[1]], ty, &[]);
+            let folded = e.value("arith.select", &[below, both, ins[0]], ty, &[]);
+            let sum = e.value("arith.addf", &[out, folded], ty, &[]);
+            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+            e.value("arith.select", &[inside, sum, out], ty, &[])
+        },
+    );
+}
+
+/// `symv(lower, alpha, A, x, beta, y)`: `y = alpha S x + beta y`, `S` the
+/// symmetric matrix of `A`'s triangle.
+fn symv(op: Op) -> Result<(ScaledProduct, Value), Error> {
+    let [lower, alpha, a, x, beta, y] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?symv takes 6 operands"));
+    };
+    let r = ScaledProduct {
+        alpha,
+        factors: [a, x],
+        beta,
+        out: y,
+    };
+    Ok((r, lower))
+}
+
+fn symv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let (r, lower) = symv(op)?;
+    let p = prefix(op);
+    scaled_product_forward(s, op, &r, &|b, alpha, a, x, into| {
+        let one = b.float(into.ty().element(), 1.0);
+        call(b, p, "symv", &[lower, alpha, a, x, one, into], &[]);
+    })
+}
+
+/// With the triangle a constant: `dx += alpha S G` (`symv`) and the
+/// triangle of `dA` gets the fold of `alpha G x^T` (`ger`).
+fn symv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let (r, lower) = symv(op)?;
+    if !s.activity.is_active(r.out) {
+        return Ok(());
+    }
+    let lower = constant_flag(op, lower, "the triangle flag")?;
+    let p = prefix(op);
+    let [a, x] = r.factors;
+    scaled_product_reverse(
+        s,
+        op,
+        &r,
+        &|b, alpha, a, x, into| {
+            let one = b.float(into.ty().element(), 1.0);
+            let lower = flag(b, lower);
+            call(b, p, "symv", &[lower, alpha, a, x, one, into], &[]);
+        },
+        &|s, alpha, a_value, x_value, g| {
+            let element = g.ty().element();
+            if s.activity.is_active(a) {
+                let da = s.shadow(op, a)?;
+                let b = &mut s.b;
+                let outer = scratch(b, a);
+                let zero = b.float(element, 0.0);
+                crate::forward::fill(b, zero, outer);
+                call(b, p, "ger", &[alpha, g, x_value, outer], &[]);
+                let view = lower_view(b, da, lower);
+                add_folded(b, view, outer);
+                dealloc(b, outer);
+            }
+            if s.activity.is_active(x) {
+                let dx = s.shadow(op, x)?;
+                let b = &mut s.b;
+                let (one, lower) = (b.float(element, 1.0), flag(b, lower));
+                call(b, p, "symv", &[lower, alpha, a_value, g, one, dx], &[]);
+            }
+            Ok(())
+        },
+    )
+}
+
+/// `symm(right, lower, alpha, A, B, beta, C)`: `C = alpha S B + beta C`
+/// (`alpha B S + beta C` from the right), `S` the symmetric matrix of
+/// `A`'s triangle.
+fn symm(op: Op) -> Result<(ScaledProduct, [Value; 2]), Error> {
+    let [right, lower, alpha, a, bm, beta, c] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?symm takes 7 operands"));
+    };
+    let r = ScaledProduct {
+        alpha,
+        factors: [a, bm],
+        beta,
+        out: c,
+    };
+    Ok((r, [right, lower]))
+}
+
+fn symm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let (r, [right, lower]) = symm(op)?;
+    let p = prefix(op);
+    scaled_product_forward(s, op, &r, &|b, alpha, a, bm, into| {
+        let one = b.float(into.ty().element(), 1.0);
+        call(b, p, "symm", &[right, lower, alpha, a, bm, one, into], &[]);
+    })
+}
+
+/// With the flags constants: `dB += alpha S G` (`alpha G S` from the
+/// right), by `symm`, and the triangle of `dA` gets the fold of `alpha G
+/// B^T` (`alpha B^T G` from the right), by `gemm`.
+fn symm_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let (r, [right, lower]) = symm(op)?;
+    if !s.activity.is_active(r.out) {
+        return Ok(());
+    }
+    let right = constant_flag(op, right, "the side flag")?;
+    let lower = constant_flag(op, lower, "the triangle flag")?;
+    let p = prefix(op);
+    let [a, bm] = r.factors;
+    let product = move |b: &mut Builder, alpha, a, bm, into, beta| {
+        let (fr, fl) = (flag(b, right), flag(b, lower));
+        call(b, p, "symm", &[fr, fl, alpha, a, bm, beta, into], &[]);
+    };
+    scaled_product_reverse(
+        s,
+        op,
+        &r,
+        &|b, alpha, a, bm, into| {
+            let one = b.float(into.ty().element(), 1.0);
+            product(b, alpha, a, bm, into, one);
+        },
+        &|s, alpha, a_value, b_value, g| {
+            let element = g.ty().element();
+            if s.activity.is_active(a) {
+                let da = s.shadow(op, a)?;
+                let b = &mut s.b;
+                let outer = scratch(b, a);
+                let zero = b.float(element, 0.0);
+                let (u, v) = if right { (b_value, g) } else { (g, b_value) };
+                let (fu, fv) = (flag(b, right), flag(b, !right));
+                call(b, p, "gemm", &[fu, fv, alpha, u, v, zero, outer], &[]);
+                let view = lower_view(b, da, lower);
+                add_folded(b, view, outer);
+                dealloc(b, outer);
+            }
+            if s.activity.is_active(bm) {
+                let db = s.shadow(op, bm)?;
+                let one = s.b.float(element, 1.0);
+                product(&mut s.b, alpha, a_value, g, db, one);
+            }
+            Ok(())
+        },
+    )
+}
+
+/// `syrk(lower, trans, alpha, A, beta, C)`: `C = alpha op(A) op(A)^T +
+/// beta C` on `C`'s triangle, the other left as it was.
+struct Syrk {
+    lower: bool,
+    trans: bool,
+    alpha: Value,
+    a: Value,
+    beta: Value,
+    c: Value,
+}
+
+fn syrk(op: Op) -> Result<Syrk, Error> {
+    let [lower, trans, alpha, a, beta, c] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?syrk takes 6 operands"));
+    };
+    Ok(Syrk {
+        lower: constant_flag(op, lower, "the triangle flag")?,
+        trans: constant_flag(op, trans, "the transpose flag")?,
+        alpha,
+        a,
+        beta,
+        c,
+    })
+}
+
+/// Tangent, on the triangle: `dC = beta dC + alpha (P + P^T) + dalpha
+/// op(A) op(A)^T + dbeta C_old` with `P = op(dA) op(A)^T`.
+fn syrk_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let r = syrk(op)?;
+    if !s.is_active(r.c) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::before(op));
+    let dc = s.shadow(op, r.c)?;
+    let element = r.c.ty().element();
+    let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
+    let update = scratch(&mut b, r.c);
+    crate::forward::fill(&mut b, zero, update);
+    if s.is_active(r.a) {
+        let da = s.shadow(op, r.a)?;
+        let product = scratch(&mut b, r.c);
+        let (fx, fy) = (flag(&mut b, r.trans), flag(&mut b, !r.trans));
+        let operands = [fx, fy, r.alpha, da, r.a, zero, product];
+        call(&mut b, p, "gemm", &operands, &[]);
+        by_position(
+            &mut b,
+            update,
+            &[(product, false), (product, true)],
+            &|e, _, _, ins, _| e.value("arith.addf", &[ins[0], ins[1]], ins[0].ty(), &[]),
+        );
+        dealloc(&mut b, product);
+    }
+    if s.is_active(r.alpha) {
+        let dalpha = s.tangent_or_zero(&mut b, r.alpha);
+        let (fl, ft) = (flag(&mut b, r.lower), flag(&mut b, r.trans));
+        call(&mut b, p, "syrk", &[fl, ft, dalpha, r.a, one, update], &[]);
+    }
+    if s.is_active(r.beta) {
+        let dbeta = s.tangent_or_zero(&mut b, r.beta);
+        combine(&mut b, update, Some(one), &[(dbeta, r.c)]);
+    }
+    let dc_view = lower_view(&mut b, dc, r.lower);
+    let update_view = lower_view(&mut b, update, r.lower);
+    by_position(
+        &mut b,
+        dc_view,
+        &[(update_view, false), (r.beta, false)],
+        &|e, below, diagonal, ins, out| {
+            let ty = out.ty();
+            let scaled = e.value("arith.mulf", &[ins[1], out], ty, &[]);
+            let sum = e.value("arith.addf", &[scaled, ins[0]], ty, &[]);
+            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+            e.value("arith.select", &[inside, sum, out], ty, &[])
+        },
+    );
+    dealloc(&mut b, update);
+    Ok(())
+}
+
+/// Adjoints, `T` the triangle of `G` (zero elsewhere): `dA += alpha (T +
+/// T^T) A` (`alpha A (T + T^T)` transposed), `dalpha += <T, op(A)
+/// op(A)^T>`, `dbeta += <T, C_old>`, and `G = beta G` on the triangle.
+fn syrk_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let r = syrk(op)?;
+    if !s.activity.is_active(r.c) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let g = s.shadow(op, r.c)?;
+    let a_value = saved(s, op, r.a)?;
+    let old = if s.has_adjoint(r.beta) {
+        Some(snapshot(s, op, r.c)?)
+    } else {
+        None
+    };
+    let (alpha, beta) = (s.get(r.alpha)?, s.get(r.beta)?);
+    let b = &mut s.b;
+    let element = g.ty().element();
+    let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
+    // T in the lower view's coordinates (the transpose of the upper one).
+    let g_view = lower_view(b, g, r.lower);
+    let t = scratch(b, g);
+    lower_part(b, g_view, t);
+    let mut scalar_adjoints = vec![];
+    if s.has_adjoint(r.alpha) {
+        let b = &mut s.b;
+        let product = scratch(b, g);
+        crate::forward::fill(b, zero, product);
+        let (fl, ft) = (flag(b, true), flag(b, r.trans));
+        call(b, p, "syrk", &[fl, ft, one, a_value, zero, product], &[]);
+        scalar_adjoints.push((r.alpha, inner(b, t, product)));
+        dealloc(b, product);
+    }
+    if let Some(old) = old {
+        let b = &mut s.b;
+        let old_view = lower_view(b, old, r.lower);
+        scalar_adjoints.push((r.beta, inner(b, t, old_view)));
+    }
+    if s.activity.is_active(r.a) {
+        let da = s.shadow(op, r.a)?;
+        let b = &mut s.b;
+        let sum = scratch(b, g);
+        by_position(b, sum, &[(t, false), (t, true)], &|e, _, _, ins, _| {
+            e.value("arith.addf", &[ins[0], ins[1]], ins[0].ty(), &[])
+        });
+        let (x, y) = if r.trans {
+            (a_value, sum)
+        } else {
+            (sum, a_value)
+        };
+        let n = flag(b, false);
+        call(b, p, "gemm", &[n, n, alpha, x, y, one, da], &[]);
+        dealloc(b, sum);
+    }
+    let b = &mut s.b;
+    dealloc(b, t);
+    by_position(
+        b,
+        g_view,
+        &[(beta, false)],
+        &|e, below, diagonal, ins, out| {
+            let scaled = e.value("arith.mulf", &[ins[0], out], out.ty(), &[]);
+            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+            e.value("arith.select", &[inside, scaled, out], out.ty(), &[])
+        },
+    );
+    for (v, d) in scalar_adjoints {
+        s.add_adjoint(v, d);
+    }
+    Ok(())
+}
+
+/// A triangular factor for [`with_factor`]: the matrix it is stored in and
+/// which triangle it is.
+#[derive(Clone, Copy)]
+struct Factor {
+    a: Value,
+    lower: bool,
+    unit: bool,
+}
+
+impl Factor {
+    /// The lower factor of a Cholesky factorization.
+    fn cholesky(l: Value) -> Factor {
+        Factor {
+            a: l,
+            lower: true,
+            unit: false,
+        }
+    }
+
+    /// The unit lower (`L`) or the upper (`U`) factor of packed `getrf`
+    /// factors.
+    fn lu(lu: Value, upper: bool) -> Factor {
+        Factor {
+            a: lu,
+            lower: !upper,
+            unit: !upper,
+        }
+    }
+}
+
+/// Calls `trsm` or `trmm` (`routine`) with the factor `f` on `x`: `x =
+/// op(F)^{-1} x` or `op(F) x`, from the `right` when asked.
+fn with_factor(
+    b: &mut Builder,
+    p: char,
+    routine: &str,
+    right: bool,
+    trans: bool,
+    f: Factor,
+    x: Value,
+) {
+    let (right, lower, trans, unit) = (
+        flag(b, right),
+        flag(b, f.lower),
+        flag(b, trans),
+        flag(b, f.unit),
+    );
+    let one = b.float(x.ty().element(), 1.0);
+    call(
+        b,
+        p,
+        routine,
+        &[right, lower, trans, unit, one, f.a, x],
+        &[],
+    );
+}
+
+/// Applies `getrf`'s row interchanges to the matrix `x`: `x = P^T x`
+/// (`forward`) or `P x`.
+fn swap_rows(b: &mut Builder, p: char, forward: bool, x: Value, ipiv: Value) {
+    let forward = flag(b, forward);
+    call(b, p, "laswp", &[forward, x, ipiv], &[]);
+}
+
+/// `into = x` strictly below the diagonal (`L`'s part of packed `getrf`
+/// factors), or on and above it (`U`'s, `upper`), zero elsewhere.
+fn lu_part(b: &mut Builder, x: Value, into: Value, upper: bool) {
+    by_position(b, into, &[(x, false)], &|e, below, _, ins, _| {
+        let zero = e.float(ins[0].ty(), 0.0);
+        let (kept, dropped) = if upper {
+            (zero, ins[0])
+        } else {
+            (ins[0], zero)
+        };
+        e.value("arith.select", &[below, kept, dropped], ins[0].ty(), &[])
+    });
+}
+
+/// `dA = P (dL U + L dU)`, a fresh buffer, from the tangent `dlu` of the
+/// packed factors `lu` of `A = P L U`.
+fn lu_tangent(b: &mut Builder, p: char, lu: Value, ipiv: Value, dlu: Value) -> Value {
+    let da = scratch(b, dlu);
+    lu_part(b, dlu, da, false);
+    with_factor(b, p, "trmm", true, false, Factor::lu(lu, true), da);
+    let du = scratch(b, dlu);
+    lu_part(b, dlu, du, true);
+    with_factor(b, p, "trmm", false, false, Factor::lu(lu, false), du);
+    add_to(b, da, du);
+    dealloc(b, du);
+    swap_rows(b, p, false, da, ipiv);
+    da
+}
+
+/// Adds to `into` the adjoint of the packed factors `lu` of `A = P L U`
+/// from the adjoint `abar` of `A` (overwritten): with `Z = P^T abar`, `L`'s
+/// part gets `Z U^T` and `U`'s part `L^T Z`.
+fn add_lu_adjoint(b: &mut Builder, p: char, (lu, ipiv): (Value, Value), abar: Value, into: Value) {
+    swap_rows(b, p, true, abar, ipiv);
+    let zu = copy_of(b, abar);
+    with_factor(b, p, "trmm", true, true, Factor::lu(lu, true), zu);
+    with_factor(b, p, "trmm", false, true, Factor::lu(lu, false), abar);
+    by_position(
+        b,
+        into,
+        &[(zu, false), (abar, false)],
+        &|e, below, _, ins, out| {
+            let part = e.value("arith.select", &[below, ins[0], ins[1]], out.ty(), &[]);
+            e.value("arith.addf", &[out, part], out.ty(), &[])
+        },
+    );
+    dealloc(b, zu);
+}
+
+/// `getrf(A, ipiv)`: `A = P L U`, the factors packed over `A` (square
+/// matrices only). Tangent, with `F = L^-1 P^T dA U^-1`: `dL = L
+/// strict_lower(F)`, `dU = upper(F) U`; adjoint `dA = P L^-T
+/// (strict_lower(L^T dL) + upper(dU U^T)) U^-T`, `dL` and `dU` the parts of
+/// the packed factors' adjoint.
+fn getrf_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [a, ipiv] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?getrf takes 2 operands"));
+    };
+    if !s.is_active(a) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::after(op));
+    let (l, u) = (Factor::lu(a, false), Factor::lu(a, true));
+    let f = s.shadow(op, a)?;
+    swap_rows(&mut b, p, true, f, ipiv);
+    with_factor(&mut b, p, "trsm", false, false, l, f);
+    with_factor(&mut b, p, "trsm", true, false, u, f);
+    let dl = scratch(&mut b, f);
+    lu_part(&mut b, f, dl, false);
+    with_factor(&mut b, p, "trmm", false, false, l, dl);
+    lu_part(&mut b, f, f, true);
+    with_factor(&mut b, p, "trmm", true, false, u, f);
+    add_to(&mut b, f, dl);
+    dealloc(&mut b, dl);
+    Ok(())
+}
+
+fn getrf_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [a, ipiv] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?getrf takes 2 operands"));
+    };
+    if !s.activity.is_active(a) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let lu = saved_after(s, op, a)?;
+    let pivots = saved_after(s, op, ipiv)?;
+    let g = s.shadow(op, a)?;
+    let b = &mut s.b;
+    let (l, u) = (Factor::lu(lu, false), Factor::lu(lu, true));
+    let lower = scratch(b, g);
+    lu_part(b, g, lower, false);
+    with_factor(b, p, "trmm", false, true, l, lower);
+    lu_part(b, g, g, true);
+    with_factor(b, p, "trmm", true, true, u, g);
+    by_position(b, g, &[(lower, false)], &|e, below, _, ins, out| {
+        e.value("arith.select", &[below, ins[0], out], out.ty(), &[])
+    });
+    dealloc(b, lower);
+    with_factor(b, p, "trsm", false, true, l, g);
+    with_factor(b, p, "trsm", true, true, u, g);
+    swap_rows(b, p, false, g, pivots);
+    Ok(())
+}
+
+/// `getrs(trans, LU, ipiv, B)`: `B = op(A)^-1 B`, `A = P L U` from packed
+/// factors. Tangent `dX = op(A)^-1 (dB - op(dA) X)`, `dA` from the
+/// factors' tangent; adjoints `H = op(A)^-T G` (in place: the old `B`'s
+/// adjoint) and the factors' adjoint from `dA = -H X^T` (`-X H^T`
+/// transposed).
+fn getrs_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [trans, lu, ipiv, bm] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?getrs takes 4 operands"));
+    };
+    if !s.is_active(bm) {
+        return Ok(());
+    }
+    let (p, mut b) = (prefix(op), Builder::after(op));
+    let db = s.shadow(op, bm)?;
+    if s.is_active(lu) {
+        let dlu = s.shadow(op, lu)?;
+        let da = lu_tangent(&mut b, p, lu, ipiv, dlu);
+        let element = bm.ty().element();
+        let (one, minus) = (b.float(element, 1.0), b.float(element, -1.0));
+        let n = flag(&mut b, false);
+        call(&mut b, p, "gemm", &[trans, n, minus, da, bm, one, db], &[]);
+        dealloc(&mut b, da);
+    }
+    let i32_type = b.ctx.ty("i32");
+    call(&mut b, p, "getrs", &[trans, lu, ipiv, db], &[i32_type]);
+    Ok(())
+}
+
+fn getrs_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [trans, lu, ipiv, bm] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?getrs takes 4 operands"));
+    };
+    if !s.activity.is_active(bm) {
+        return Ok(());
+    }
+    let trans = constant_flag(op, trans, "the transpose flag")?;
+    let p = prefix(op);
+    let factors = (saved(s, op, lu)?, saved(s, op, ipiv)?);
+    let x = if s.activity.is_active(lu) {
+        Some(saved_after(s, op, bm)?)
+    } else {
+        None
+    };
+    let g = s.shadow(op, bm)?;
+    let dlu = x.map(|_| s.shadow(op, lu)).transpose()?;
+    let b = &mut s.b;
+    let (flipped, i32_type) = (flag(b, !trans), b.ctx.ty("i32"));
+    call(
+        b,
+        p,
+        "getrs",
+        &[flipped, factors.0, factors.1, g],
+        &[i32_type],
+    );
+    if let (Some(x), Some(dlu)) = (x, dlu) {
+        let element = g.ty().element();
+        let (zero, minus) = (b.float(element, 0.0), b.float(element, -1.0));
+        let abar = scratch(b, dlu);
+        let (u, v) = if trans { (x, g) } else { (g, x) };
+        let (n, t) = (flag(b, false), flag(b, true));
+        call(b, p, "gemm", &[n, t, minus, u, v, zero, abar], &[]);
+        add_lu_adjoint(b, p, factors, abar, dlu);
+        dealloc(b, abar);
+    }
+    Ok(())
+}
+
+/// `getri(LU, ipiv)`: `A^-1` over the packed factors of `A = P L U`.
+/// Tangent `-A^-1 dA A^-1`, `dA` from the factors' tangent; adjoint of the
+/// factors from `dA = -A^-T G A^-T`.
+fn getri_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [lu, ipiv] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?getri takes 2 operands"));
+    };
+    if !s.is_active(lu) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let factors = copy_of(&mut Builder::before(op), lu);
+    let mut b = Builder::after(op);
+    let dlu = s.shadow(op, lu)?;
+    let da = lu_tangent(&mut b, p, factors, ipiv, dlu);
+    let element = lu.ty().element();
+    let (zero, one, minus) = (
+        b.float(element, 0.0),
+        b.float(element, 1.0),
+        b.float(element, -1.0),
+    );
+    let n = flag(&mut b, false);
+    let left = scratch(&mut b, lu);
+    call(&mut b, p, "gemm", &[n, n, one, lu, da, zero, left], &[]);
+    call(&mut b, p, "gemm", &[n, n, minus, left, lu, zero, dlu], &[]);
+    for buffer in [left, da, factors] {
+        dealloc(&mut b, buffer);
+    }
+    Ok(())
+}
+
+fn getri_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [lu, ipiv] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?getri takes 2 operands"));
+    };
+    if !s.activity.is_active(lu) {
+        return Ok(());
+    }
+    let p = prefix(op);
+    let factors = (snapshot(s, op, lu)?, saved(s, op, ipiv)?);
+    let inverse = saved_after(s, op, lu)?;
+    let g = s.shadow(op, lu)?;
+    let b = &mut s.b;
+    let element = g.ty().element();
+    let (zero, one, minus) = (
+        b.float(element, 0.0),
+        b.float(element, 1.0),
+        b.float(element, -1.0),
+    );
+    let (n, t) = (flag(b, false), flag(b, true));
+    let left = scratch(b, g);
+    call(b, p, "gemm", &[t, n, minus, inverse, g, zero, left], &[]);
+    let abar = scratch(b, g);
+    call(b, p, "gemm", &[n, t, one, left, inverse, zero, abar], &[]);
+    crate::forward::fill(b, zero, g);
+    add_lu_adjoint(b, p, factors, abar, g);
+    dealloc(b, left);
+    dealloc(b, abar);
+    Ok(())
+}
+
+/// `sytrf(lower, A, ipiv)`: Bunch-Kaufman `A = L D L^T` over `A`'s
+/// triangle. The factor's tangent and adjoint are not those of its packed
+/// entries but stay those of the matrix it factors (on the triangle), which
+/// is what `sytrs`'s rule reads: so the rule computes nothing, and checks
+/// that nothing but `sytrs` reads the factor after the call.
+fn sytrf_forward(_: &mut FunctionState, op: Op) -> Result<(), Error> {
+    read_only_by_sytrs(op)
+}
+
+fn sytrf_reverse(_: &mut ReverseState, op: Op) -> Result<(), Error> {
+    read_only_by_sytrs(op)
+}
+
+/// Checks that the factor `sytrf` (`op`) writes lives in a buffer of this
+/// function that, after the call, only `sytrs` reads (directly or from a
+/// copy).
+fn read_only_by_sytrs(op: Op) -> Result<(), Error> {
+    let mut root = op.operand(1);
+    while let Some(cast) = root.defining_op().filter(|d| d.name() == "memref.cast") {
+        root = cast.operand(0);
+    }
+    let local = root
+        .defining_op()
+        .is_some_and(|d| matches!(d.name().as_str(), "memref.alloc" | "memref.alloca"));
+    if !local {
+        return Err(error_at(
+            op,
+            "moonc differentiates sytrf only on a buffer allocated in the same function",
+        ));
+    }
+    let mut pending = vec![root];
+    let mut copies = vec![];
+    while let Some(v) = pending.pop() {
+        for user in v.users() {
+            if copies.contains(&user) {
+                continue;
+            }
+            let callee = user.attr("callee").and_then(|a| a.string());
+            let routine = callee.as_deref().and_then(lookup).map(|r| r.routine);
+            match (user.name().as_str(), routine) {
+                ("memref.cast", _) => pending.push(user.result(0)),
+                // A copy of the factor (reverse mode saves it so) is one too.
+                ("memref.copy", _) if user.operand(0) == v => {
+                    copies.push(user);
+                    pending.push(user.operand(1));
+                }
+                ("memref.dealloc" | "memref.dim", _) | ("func.call", Some("sytrf")) => {}
+                ("func.call", Some("sytrs")) if user.operand(1) == v => {}
+                _ if precedes(user, op) => {}
+                (name, _) => {
+                    return Err(error_at(
+                        user,
+                        &format!(
+                            "moonc differentiates sytrf's factor only where nothing but sytrs \
+                             reads it after the factorization, not this {name}"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `user` runs before `op`: it or its ancestor in `op`'s block
+/// comes first there.
+fn precedes(user: Op, op: Op) -> bool {
+    let mut at = user;
+    while at.block() != op.block() {
+        match at.parent() {
+            Some(parent) => at = parent,
+            None => return false,
+        }
+    }
+    let ops = op.block().ops();
+    let position = |o: Op| ops.iter().position(|&x| x == o);
+    position(at) < position(op)
+}
+
+/// The symmetric matrix of the triangle of `f`'s shadow, in a fresh buffer.
+fn symmetric_of(b: &mut Builder, f: Value, lower: bool) -> Value {
+    let view = lower_view(b, f, lower);
+    let full = scratch(b, f);
+    by_position(
+        b,
+        full,
+        &[(view, false), (view, true)],
+        &|e, below, diagonal, ins, _| {
+            let inside = e.value("arith.ori", &[below, diagonal], below.ty(), &[]);
+            e.value("arith.select", &[inside, ins[0], ins[1]], ins[0].ty(), &[])
+        },
+    );
+    full
+}
+
+/// `sytrs(lower, F, ipiv, B)`: `B = A^-1 B`, `A` factored by `sytrf` into
+/// `F`, whose shadow holds `A`'s (see [`sytrf_forward`]). Tangent `dX =
+/// A^-1 (dB - dA X)`; adjoints `H = A^-1 G` (in place) and the triangle of
+/// `dA` gets the fold of `-H X^T`.
+fn sytrs_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [lower, f, ipiv, bm] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?sytrs takes 4 operands"));
+    };
+    if !s.is_active(bm) {
+        return Ok(());
+    }
+    let lower_flag = constant_flag(op, lower, "the triangle flag")?;
+    let (p, mut b) = (prefix(op), Builder::after(op));
+    let db = s.shadow(op, bm)?;
+    if s.is_active(f) {
+        let da = symmetric_of(&mut b, s.shadow(op, f)?, lower_flag);
+        let element = bm.ty().element();
+        let (one, minus) = (b.float(element, 1.0), b.float(element, -1.0));
+        let n = flag(&mut b, false);
+        call(&mut b, p, "gemm", &[n, n, minus, da, bm, one, db], &[]);
+        dealloc(&mut b, da);
+    }
+    let i32_type = b.ctx.ty("i32");
+    call(&mut b, p, "sytrs", &[lower, f, ipiv, db], &[i32_type]);
+    Ok(())
+}
+
+fn sytrs_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [lower, f, ipiv, bm] = op.operands()[..] else {
+        return Err(error_at(op, "moonrt_?sytrs takes 4 operands"));
+    };
+    if !s.activity.is_active(bm) {
+        return Ok(());
+    }
+    let lower = constant_flag(op, lower, "the triangle flag")?;
+    let p = prefix(op);
+    let (factor, pivots) = (saved(s, op, f)?, saved(s, op, ipiv)?);
+    let x = if s.activity.is_active(f) {
+        Some(saved_after(s, op, bm)?)
+    } else {
+        None
+    };
+    let g = s.shadow(op, bm)?;
+    let df = x.map(|_| s.shadow(op, f)).transpose()?;
+    let b = &mut s.b;
+    let (lower_value, i32_type) = (flag(b, lower), b.ctx.ty("i32"));
+    call(
+        b,
+        p,
+        "sytrs",
+        &[lower_value, factor, pivots, g],
+        &[i32_type],
+    );
+    if let (Some(x), Some(df)) = (x, df) {
+        let element = g.ty().element();
+        let (zero, minus) = (b.float(element, 0.0), b.float(element, -1.0));
+        let outer = scratch(b, df);
+        let (n, t) = (flag(b, false), flag(b, true));
+        call(b, p, "gemm", &[n, t, minus, g, x, zero, outer], &[]);
+        let view = lower_view(b, df, lower);
+        add_folded(b, view, outer);
+        dealloc(b, outer);
     }
     Ok(())
 }

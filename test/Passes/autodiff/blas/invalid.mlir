@@ -6,7 +6,7 @@ func.func private @moonrt_dgemm(i32, i32, f64, !m, !m, f64, !m)
 // A transpose flag that is not a constant: reverse mode must know it.
 func.func @flags(%t: i32, %a: !m, %b: !m, %c: !m) {
   %one = arith.constant 1.0 : f64
-  // expected-error @+1 {{reverse mode needs transa of this call to be an arith.constant}}
+  // expected-error @+1 {{the derivative of this call needs transa to be an arith.constant}}
   func.call @moonrt_dgemm(%t, %t, %one, %a, %b, %one, %c) : (i32, i32, f64, !m, !m, f64, !m) -> ()
   return
 }
