@@ -61,13 +61,11 @@ fn call(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         .and_then(|a| a.string())
         .expect("func.call names a callee");
     if let Some(rule) = super::blas::lookup(&callee) {
-        if s.width != 1 {
-            return Err(crate::forward::error_at(
-                op,
-                &format!("@{callee}'s derivative rule serves width 1 only"),
-            ));
-        }
-        return (rule.forward)(s, op);
+        return if s.width == 1 {
+            (rule.forward)(s, op)
+        } else {
+            super::blas::forward_by_lane(s, op, rule)
+        };
     }
     let results = op.results();
     let ty = s.diff.function_type(&callee);

@@ -18,16 +18,43 @@ func.func @vjp(%t: i32, %a: !m, %b: !m, %c: !m, %da: !m, %db: !m, %dc: !m) {
 // -----
 
 !m = memref<?x?xf64, strided<[?, ?], offset: ?>>
-func.func private @moonrt_dgemm(i32, i32, f64, !m, !m, f64, !m)
-// Vector forward mode (width 2) has no BLAS rule yet.
-func.func @wide(%a: !m, %b: !m, %c: !m) {
-  %n = arith.constant 0 : i32
+!p = memref<?xi32, strided<[?], offset: ?>>
+func.func private @moonrt_dsytrf(i32, !m, !p) -> i32
+// sytrf's factor carries the derivative of the matrix it factors, which
+// only sytrs may read: a load of a factor element cannot be differentiated.
+func.func @factor_read(%a: memref<3x3xf64>) -> f64 {
+  %lower = arith.constant 1 : i32
+  %f = memref.alloc() : memref<3x3xf64>
+  memref.copy %a, %f : memref<3x3xf64> to memref<3x3xf64>
+  %fm = memref.cast %f : memref<3x3xf64> to !m
+  %ipiv = memref.alloca() : memref<3xi32>
+  %pv = memref.cast %ipiv : memref<3xi32> to !p
+  %info = func.call @moonrt_dsytrf(%lower, %fm, %pv) : (i32, !m, !p) -> i32
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{moonc differentiates sytrf's factor only where nothing but sytrs reads it after the factorization, not this memref.load}}
+  %d = memref.load %f[%c0, %c0] : memref<3x3xf64>
+  memref.dealloc %f : memref<3x3xf64>
+  return %d : f64
+}
+func.func @vjp(%a: memref<3x3xf64>, %da: memref<3x3xf64>) -> f64 {
   %one = arith.constant 1.0 : f64
-  // expected-error @+1 {{@moonrt_dgemm's derivative rule serves width 1 only}}
-  func.call @moonrt_dgemm(%n, %n, %one, %a, %b, %one, %c) : (i32, i32, f64, !m, !m, f64, !m) -> ()
+  %r = moon.vjp @factor_read(%a, %da, %one) : (memref<3x3xf64>, memref<3x3xf64>, f64) -> f64
+  return %r : f64
+}
+
+// -----
+
+!m = memref<?x?xf64, strided<[?, ?], offset: ?>>
+!p = memref<?xi32, strided<[?], offset: ?>>
+func.func private @moonrt_dsytrf(i32, !m, !p) -> i32
+// The factor must be the function's own buffer: a caller could read it.
+func.func @argument(%a: !m, %pv: !p) {
+  %lower = arith.constant 1 : i32
+  // expected-error @+1 {{moonc differentiates sytrf only on a buffer allocated in the same function}}
+  %info = func.call @moonrt_dsytrf(%lower, %a, %pv) : (i32, !m, !p) -> i32
   return
 }
-func.func @jvp(%a: !m, %b: !m, %c: !m, %da: memref<2x?x?xf64>, %db: memref<2x?x?xf64>, %dc: memref<2x?x?xf64>) {
-  moon.jvp @wide(%a, %b, %c, %da, %db, %dc) width 2 : (!m, !m, !m, memref<2x?x?xf64>, memref<2x?x?xf64>, memref<2x?x?xf64>) -> ()
+func.func @jvp(%a: !m, %pv: !p, %da: !m) {
+  moon.jvp @argument(%a, %pv, %da) : (!m, !p, !m) -> ()
   return
 }
