@@ -9,7 +9,6 @@
 // RUN: moonc check %s --entry gemm_tt --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
 // RUN: moonc check %s --entry gemm_same_input --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
 // RUN: moonc check %s --entry gemm_in_place --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
-// RUN: moonc check %s --entry sgemm_tn --args '[[[1, 2], [3, 4]], [[0.5, -1], [1.5, 0.25]], [[1, -1], [2, 0.5]], 0.75, 0.5]' | FileCheck %s
 // RUN: moonc check %s --entry dots --args '[[1, 2, 3], [0.5, -1, 2]]' | FileCheck %s
 // RUN: moonc check %s --entry level1 --args '[[1, 2, 3], [0.5, -1, 2], [2, -1, 0.5], 0.8, 1.3]' | FileCheck %s
 // RUN: moonc check %s --entry gemv_n --args '[[[1, 2, 3], [4, 5, 6]], [0.5, -1, 2], [1, -2], 0.8, 0.7]' | FileCheck %s
@@ -34,13 +33,22 @@
 // RUN: moonc check %s --entry potrs_lower --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], [[1, 2], [-1, 0.5], [0.3, -2]], 0]' | FileCheck %s
 // RUN: moonc check %s --entry potrf_upper --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], 0]' | FileCheck %s
 // RUN: moonc check %s --entry potrs_upper --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], [[1, 2], [-1, 0.5], [0.3, -2]], 0]' | FileCheck %s
+// f32, the same functions with the element type rewritten:
+// RUN: sed -e 's/f64/f32/g; s/moonrt_d/moonrt_s/g' %s > %t.f32.mlir
+// RUN: moonc check %t.f32.mlir --entry gemm_tn --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %t.f32.mlir --entry gemm_in_place --args '[[[1, 2, 3], [4, 5, 6], [7, 8, 10]], [[0.5, -1, 2], [1.5, 0.25, -0.5], [1, 0, 2]], [[1, -1, 0.5], [2, 0.5, -2], [0, 1, 3]], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %t.f32.mlir --entry dots --args '[[1, 2, 3], [0.5, -1, 2]]' | FileCheck %s
+// RUN: moonc check %t.f32.mlir --entry level1 --args '[[1, 2, 3], [0.5, -1, 2], [2, -1, 0.5], 0.8, 1.3]' | FileCheck %s
+// RUN: moonc check %t.f32.mlir --entry gemv_t --args '[[[1, 2, 3], [4, 5, 6]], [0.5, -1], [1, -2, 0.25], 0.8, 0.7]' | FileCheck %s
+// RUN: moonc check %t.f32.mlir --entry trmv_ltu --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %t.f32.mlir --entry trsv_unn --args '[[[2, 0.5, -1], [0.3, 3, 0.7], [-0.4, 0.6, 4]], [1, -2, 0.5]]' | FileCheck %s
+// RUN: moonc check %t.f32.mlir --entry potrf_lower --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], 0]' | FileCheck %s
+// RUN: moonc check %t.f32.mlir --entry potrs_upper --args '[[[4, 1.5, 0.7], [1.2, 3, 0.4], [0.5, 0.9, 5]], [[1, 2], [-1, 0.5], [0.3, -2]], 0]' | FileCheck %s
 // CHECK: check: PASS
 
 !m = memref<?x?xf64, strided<[?, ?], offset: ?>>
-!ms = memref<?x?xf32, strided<[?, ?], offset: ?>>
 !v = memref<?xf64, strided<[?], offset: ?>>
 func.func private @moonrt_dgemm(i32, i32, f64, !m, !m, f64, !m)
-func.func private @moonrt_sgemm(i32, i32, f32, !ms, !ms, f32, !ms)
 func.func private @moonrt_ddot(!v, !v) -> f64
 func.func private @moonrt_daxpy(f64, !v, !v)
 func.func private @moonrt_dscal(f64, !v)
@@ -186,18 +194,6 @@ func.func @gemm_in_place(%a: memref<3x3xf64>, %b: memref<3x3xf64>, %c: memref<3x
 }
 
 // The f32 routine: C = alpha A^T B + beta C, returning C[0, 1].
-func.func @sgemm_tn(%a: memref<2x2xf32>, %b: memref<2x2xf32>, %c: memref<2x2xf32>, %alpha: f32, %beta: f32) -> f32 {
-  %n = arith.constant 0 : i32
-  %t = arith.constant 1 : i32
-  %ac = memref.cast %a : memref<2x2xf32> to !ms
-  %bc = memref.cast %b : memref<2x2xf32> to !ms
-  %cc = memref.cast %c : memref<2x2xf32> to !ms
-  func.call @moonrt_sgemm(%t, %n, %alpha, %ac, %bc, %beta, %cc) : (i32, i32, f32, !ms, !ms, f32, !ms) -> ()
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %r = memref.load %c[%c0, %c1] : memref<2x2xf32>
-  return %r : f32
-}
 
 // dot(x, y) * dot(x, x), x reversed in the second (stride -1).
 func.func @dots(%x: memref<3xf64>, %y: memref<3xf64>) -> f64 {
