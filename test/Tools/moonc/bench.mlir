@@ -59,6 +59,23 @@ func.func private @taped_vjp(%x: f64, %dy: f64) -> (f64, f64) {
 }
 moon.custom_rule @taped vjp @taped_vjp
 
+// --wrt times the gradient with respect to the arguments listed only (the
+// others are constants).
+// RUN: moonc bench %s --entry weighted --args '[[1.0, 2.0], [3.0, 4.0]]' --wrt 0 --time-ms 1 | FileCheck %s --check-prefix=WRT
+// WRT: {"entry": "weighted", {{.*}}, "grad_ns": {{-?[0-9.]+}}, "ratio": {{-?[0-9.]+}}, "tape_peak_bytes": 0}{{$}}
+func.func @weighted(%w: memref<2xf64>, %x: memref<2xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %w0 = memref.load %w[%c0] : memref<2xf64>
+  %w1 = memref.load %w[%c1] : memref<2xf64>
+  %x0 = memref.load %x[%c0] : memref<2xf64>
+  %x1 = memref.load %x[%c1] : memref<2xf64>
+  %p0 = arith.mulf %w0, %x0 : f64
+  %p1 = arith.mulf %w1, %x1 : f64
+  %s = arith.addf %p0, %p1 : f64
+  return %s : f64
+}
+
 // Other functions, and --primal-only, time the primal alone: no gradient
 // keys (and no VJP is compiled).
 // RUN: moonc bench %s --entry two --args '[1.5, 2.5]' --time-ms 1 | FileCheck %s --check-prefix=PRIMAL
@@ -66,4 +83,19 @@ moon.custom_rule @taped vjp @taped_vjp
 // PRIMAL: {"entry": "{{two|sq}}", "primal_ns": {{[0-9.]+}}, "primal_min_ns": {{[0-9.]+}}, "compile_ms": {{[0-9.]+}}, "samples": {{[0-9]+}}, "calls_per_sample": {{[0-9]+}}}{{$}}
 func.func @two(%x: f64, %y: f64) -> (f64, f64) {
   return %y, %x : f64, f64
+}
+
+// A function calling moonrt's BLAS: the time per call inside it, for the
+// primal and the gradient.
+// RUN: moonc bench %s --entry dot --args '[[1.0, 2.0], [3.0, 4.0]]' --time-ms 1 | FileCheck %s --check-prefix=INBLAS
+// INBLAS: {"entry": "dot", {{.*}}, "tape_peak_bytes": {{[0-9]+}}, "primal_blas_ns": {{[0-9.]+}}, "grad_blas_ns": {{[0-9.]+}}}{{$}}
+// RUN: moonc bench %s --entry dot --args '[[1.0, 2.0], [3.0, 4.0]]' --time-ms 1 --primal-only | FileCheck %s --check-prefix=INBLAS-PRIMAL
+// INBLAS-PRIMAL: "calls_per_sample": {{[0-9]+}}, "primal_blas_ns": {{[0-9.]+}}}{{$}}
+!v = memref<?xf64, strided<[?], offset: ?>>
+func.func private @moonrt_ddot(!v, !v) -> f64
+func.func @dot(%x: memref<2xf64>, %y: memref<2xf64>) -> f64 {
+  %xv = memref.cast %x : memref<2xf64> to !v
+  %yv = memref.cast %y : memref<2xf64> to !v
+  %d = func.call @moonrt_ddot(%xv, %yv) : (!v, !v) -> f64
+  return %d : f64
 }

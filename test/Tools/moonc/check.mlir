@@ -51,6 +51,19 @@
 // RUN: moonc check %s --entry smooth --args '[0.5, [1, 2, 3]]' | FileCheck %s --check-prefix=GIVEN
 // GIVEN: inputs (from --args): [0.5, [1.0, 2.0, 3.0]]
 // GIVEN: check: PASS (8 checks)
+// --wrt: the inputs are the arguments listed; a memref left out is no
+// output. Leaving out a memref the function stores differentiated values
+// into is an error (it would need a shadow), with a note.
+// RUN: moonc check %s --entry smooth --wrt 1 | FileCheck %s --check-prefix=WRT
+// WRT: check @smooth: 3 float inputs (--wrt 1), 4 float outputs
+// WRT: check: PASS (8 checks)
+// RUN: moonc check %s --entry smooth32 --wrt 1 --mode reverse | FileCheck %s --check-prefix=WRT32
+// WRT32: check @smooth32: 1 float input (--wrt 1), 1 float output
+// WRT32-NEXT: inputs (drawn with seed 0): [1.3833108, 0.931528]
+// WRT32: check: PASS (6 checks)
+// RUN: not moonc check %s --entry smooth --wrt 0 2>&1 | FileCheck %s --check-prefix=WRT-OUT
+// WRT-OUT: check.mlir:{{[0-9]+}}:10: error: this memref receives derivatives but has no shadow
+// WRT-OUT-NEXT: note: the arguments --wrt leaves out are constants, without shadows: list every argument the function writes differentiated values into
 func.func @smooth(%x: f64, %m: memref<3xf64>) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

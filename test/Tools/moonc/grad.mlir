@@ -11,6 +11,14 @@
 // RUN: moonc grad %s --entry g --args '[2.0, [1.0, 2.0, 3.0], 5]' --mode reverse | FileCheck %s --check-prefix=G
 // RUN: moonc grad %s --entry g --args '[2.0, [1.0, 2.0, 3.0], 5]' --mode forward | FileCheck %s --check-prefix=G
 // G: {"value": 60.0, "gradient": [30.0, {{\[}}60.0, 30.0, 20.0], null]}
+// --wrt: the arguments listed only; the others are constants (null).
+// RUN: moonc grad %s --entry g --args '[2.0, [1.0, 2.0, 3.0], 5]' --wrt 1 | FileCheck %s --check-prefix=WRT-M
+// RUN: moonc grad %s --entry g --args '[2.0, [1.0, 2.0, 3.0], 5]' --wrt 1 --mode forward | FileCheck %s --check-prefix=WRT-M
+// WRT-M: {"value": 60.0, "gradient": [null, {{\[}}60.0, 30.0, 20.0], null]}
+// RUN: moonc grad %s --entry g --args '[2.0, [1.0, 2.0, 3.0], 5]' --wrt 0 | FileCheck %s --check-prefix=WRT-X
+// RUN: moonc grad %s --entry g --args '[2.0, [1.0, 2.0, 3.0], 5]' --wrt 0 --mode forward | FileCheck %s --check-prefix=WRT-X
+// WRT-X: {"value": 60.0, "gradient": [30.0, null, null]}
+// RUN: moonc grad %s --entry g --args '[2.0, [1.0, 2.0, 3.0], 5]' --wrt 1,0 | FileCheck %s --check-prefix=G
 func.func @g(%x: f64, %m: memref<3xf64>, %n: i32) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -16,7 +16,13 @@
 //! them). They are zeroed in place before every call, and that cost is
 //! taken out: each gradient sample is followed by a sample of the zeroing
 //! alone, with as many calls, and `grad_ns` is taken over the
-//! differences.
+//! differences. `--wrt` restricts the gradient to some arguments (the
+//! others are constants in the VJP wrapper).
+//!
+//! The time spent inside moonrt's BLAS and LAPACK routines
+//! (`moonrt_blas_time_ns`) is read around each sample too, and reported
+//! per call like the times, as the mean over the stack positions of the
+//! median at each (`primal_blas_ns` and `grad_blas_ns`, when not zero).
 
 use crate::{
     CallOptions,
@@ -26,17 +32,21 @@ use crate::{
     reverse::{TapeUse, shadow_dimension, vjp_values},
     tensor::Inputs,
     values::{self, Arguments, Results},
-    wrapper::is_active_result,
+    wrapper::{Wrt, is_active_result},
 };
 use std::time::{Duration, Instant};
 
-/// Runs the benchmark and returns its JSON report.
-pub fn bench(call: &CallOptions, time_ms: u64, primal_only: bool) -> Outcome<Json> {
+/// Runs the benchmark, the gradient with respect to `wrt`, and returns
+/// its JSON report.
+pub fn bench(call: &CallOptions, wrt: &Wrt, time_ms: u64, primal_only: bool) -> Outcome<Json> {
     let mut prepared = crate::prepare(call)?;
     let signature = prepared.signature.clone();
+    wrt.check(&signature)?;
     let with_grad =
         !primal_only && matches!(signature.results.as_slice(), [t] if is_active_result(t));
-    let mut gradient = with_grad.then(|| Gradient::compile(call)).transpose()?;
+    let mut gradient = with_grad
+        .then(|| Gradient::compile(call, wrt))
+        .transpose()?;
 
     let mut results = Results::new(&signature);
     let (entry, mut slots) = prepared.frame(&mut results)?;
@@ -48,8 +58,8 @@ pub fn bench(call: &CallOptions, time_ms: u64, primal_only: bool) -> Outcome<Jso
     };
     let (primal, grad) = match &mut gradient {
         Some(gradient) => {
-            let (primal, grad_ns, tape) = gradient.time(time_ms, &mut call_primal)?;
-            (primal, Some((grad_ns, tape)))
+            let (primal, grad, tape) = gradient.time(time_ms, &mut call_primal)?;
+            (primal, Some((grad, tape)))
         }
         None => (
             time(time_ms, &mut [(&mut call_primal, false)]).remove(0),
@@ -67,12 +77,21 @@ pub fn bench(call: &CallOptions, time_ms: u64, primal_only: bool) -> Outcome<Jso
             Json::int(primal.calls_per_sample as i64),
         ),
     ];
-    if let Some((grad_ns, tape_peak_bytes)) = grad {
+    if let Some((grad, tape_peak_bytes)) = &grad {
         report.extend([
-            ("grad_ns", Json::f64(round(grad_ns))),
-            ("ratio", Json::f64(round(grad_ns / primal.median))),
-            ("tape_peak_bytes", Json::int(tape_peak_bytes)),
+            ("grad_ns", Json::f64(round(grad.median))),
+            ("ratio", Json::f64(round(grad.median / primal.median))),
+            ("tape_peak_bytes", Json::int(*tape_peak_bytes)),
         ]);
+    }
+    let blas = [
+        ("primal_blas_ns", Some(primal.blas)),
+        ("grad_blas_ns", grad.map(|(grad, _)| grad.blas)),
+    ];
+    for (key, ns) in blas {
+        if let Some(ns) = ns.filter(|&ns| ns > 0.0) {
+            report.push((key, Json::f64(round(ns))));
+        }
     }
     let report = report.into_iter().map(|(k, v)| (k.to_string(), v));
     Ok(Json::Object(report.collect()))
@@ -89,16 +108,16 @@ struct Gradient {
 }
 
 impl Gradient {
-    /// Compiles the entry with its VJP wrapper and binds `--args`, zero
-    /// shadows and the cotangent 1.
-    fn compile(call: &CallOptions) -> Outcome<Gradient> {
+    /// Compiles the entry with its VJP wrapper (with respect to `wrt`) and
+    /// binds `--args`, zero shadows and the cotangent 1.
+    fn compile(call: &CallOptions, wrt: &Wrt) -> Outcome<Gradient> {
         let values = values::parse_args(call.args())?;
         let wrappers = |_: &_, _: &_| Wrappers {
             vjp: true,
             ..Wrappers::default()
         };
         let (compiled, inputs) =
-            Compiled::compile(call, wrappers, |s| Inputs::from_args(s, &values)).map_err(
+            Compiled::compile(call, wrt, wrappers, |s| Inputs::from_args(s, &values)).map_err(
                 |failure| {
                     Failure(format!(
                         "{failure}\n  note: the gradient is timed too; --primal-only times \
@@ -122,9 +141,12 @@ impl Gradient {
 
     /// Times `primal` and a value-and-gradient call (without the zeroing
     /// of the shadows) with interleaved samples; returns the primal's
-    /// timing, the gradient's median and the tape's peak bytes in one
-    /// call.
-    fn time(&mut self, time_ms: u64, primal: &mut dyn FnMut(bool)) -> Outcome<(Timing, f64, i64)> {
+    /// timing, the gradient's and the tape's peak bytes in one call.
+    fn time(
+        &mut self,
+        time_ms: u64,
+        primal: &mut dyn FnMut(bool),
+    ) -> Outcome<(Timing, Timing, i64)> {
         let compiled = &self.compiled;
         let signature = compiled.wrapper(&compiled.vjp, "VJP")?;
         let mut results = Results::new(signature);
@@ -145,7 +167,7 @@ impl Gradient {
         let mut timed = time(time_ms, &mut [(primal, false), (&mut call, true)]);
         let grad = timed.pop().expect("two timings");
         let primal = timed.pop().expect("two timings");
-        Ok((primal, grad.median, tape.peak))
+        Ok((primal, grad, tape.peak))
     }
 }
 
@@ -158,6 +180,9 @@ struct Timing {
     min: f64,
     samples: usize,
     calls_per_sample: u64,
+    /// The time per call inside moonrt's BLAS and LAPACK routines, taken
+    /// over the samples like `median`.
+    blas: f64,
 }
 
 /// Times each of `calls` for about `time_ms` (at least 11 samples each,
@@ -184,31 +209,39 @@ fn time(time_ms: u64, calls: &mut [(&mut dyn FnMut(bool), bool)]) -> Vec<Timing>
         let per_call = warm_up.elapsed().as_secs_f64() / warm_calls as f64;
         per_sample.push(((1e-3 / per_call).ceil() as u64).max(1));
     }
+    // (time per call, time per call inside BLAS).
     let sample = |call: &mut dyn FnMut(bool), calls: u64, differentiate: bool| {
+        let blas = moonrt::moonrt_blas_time_ns();
         let start = Instant::now();
         for _ in 0..calls {
             call(differentiate);
         }
-        start.elapsed().as_secs_f64() * 1e9 / calls as f64
+        let elapsed = start.elapsed().as_secs_f64() * 1e9 / calls as f64;
+        let blas = moonrt::moonrt_blas_time_ns().wrapping_sub(blas) as f64;
+        (elapsed, blas / calls as f64)
     };
-    // samples[call][offset]: times per call.
+    // samples[call][offset]: times per call; blas[call][offset]: times per
+    // call inside BLAS.
     let mut samples = vec![vec![vec![]; STACK_OFFSETS]; calls.len()];
+    let mut blas = samples.clone();
     let budget = Duration::from_millis(time_ms * calls.len() as u64);
     let start = Instant::now();
     let mut turn = 0;
     while turn < 11 * STACK_OFFSETS || (start.elapsed() < budget && turn < 100_000) {
         let offset = turn % STACK_OFFSETS;
         on_shifted_stack(offset, &mut || {
-            for ((call, subtract), (times, &n)) in
-                calls.iter_mut().zip(samples.iter_mut().zip(&per_sample))
+            for ((call, subtract), ((times, blas), &n)) in calls
+                .iter_mut()
+                .zip(samples.iter_mut().zip(blas.iter_mut()).zip(&per_sample))
             {
                 let full = sample(*call, n, true);
                 let part = if *subtract {
                     sample(*call, n, false)
                 } else {
-                    0.0
+                    (0.0, 0.0)
                 };
-                times[offset].push(full - part);
+                times[offset].push(full.0 - part.0);
+                blas[offset].push(full.1 - part.1);
             }
         });
         turn += 1;
@@ -216,22 +249,28 @@ fn time(time_ms: u64, calls: &mut [(&mut dyn FnMut(bool), bool)]) -> Vec<Timing>
     samples
         .into_iter()
         .zip(per_sample)
-        .map(|(mut by_offset, calls_per_sample)| {
-            let medians: Vec<f64> = by_offset
-                .iter_mut()
-                .map(|times| {
-                    times.sort_by(f64::total_cmp);
-                    times[times.len() / 2]
-                })
-                .collect();
-            Timing {
-                median: medians.iter().sum::<f64>() / medians.len() as f64,
-                min: by_offset.iter().map(|t| t[0]).fold(f64::INFINITY, f64::min),
-                samples: by_offset.iter().map(Vec::len).sum(),
-                calls_per_sample,
-            }
+        .zip(blas)
+        .map(|((mut by_offset, calls_per_sample), mut blas)| Timing {
+            median: mean_of_medians(&mut by_offset),
+            min: by_offset.iter().map(|t| t[0]).fold(f64::INFINITY, f64::min),
+            samples: by_offset.iter().map(Vec::len).sum(),
+            calls_per_sample,
+            blas: mean_of_medians(&mut blas),
         })
         .collect()
+}
+
+/// The mean over the stack positions of the median at each; sorts each
+/// position's samples.
+fn mean_of_medians(by_offset: &mut [Vec<f64>]) -> f64 {
+    let medians: Vec<f64> = by_offset
+        .iter_mut()
+        .map(|times| {
+            times.sort_by(f64::total_cmp);
+            times[times.len() / 2]
+        })
+        .collect();
+    medians.iter().sum::<f64>() / medians.len() as f64
 }
 
 /// How many stack positions [`time`] rotates through.

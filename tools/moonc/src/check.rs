@@ -21,7 +21,7 @@ use crate::{
     reverse::Vjp,
     tensor::{Inputs, Tensor},
     values,
-    wrapper::is_active_result,
+    wrapper::{Wrt, is_active_result},
 };
 use clap::ValueEnum;
 use dot_product::{Pair, dot_product, input_elements, random_vector, rounded};
@@ -62,7 +62,7 @@ enum Verdict {
 
 /// Runs every check of `call`'s entry and prints the report on stdout;
 /// fails (after the report) when a check fails.
-pub fn check(call: &CallOptions, seed: u64, mode: CheckMode) -> Outcome<()> {
+pub fn check(call: &CallOptions, wrt: &Wrt, seed: u64, mode: CheckMode) -> Outcome<()> {
     let mut rng = SplitMix64::new(seed);
     let given = call.args.as_deref().map(values::parse_args).transpose()?;
     let wrappers = |signature: &Signature, inputs: &Inputs| Wrappers {
@@ -70,7 +70,7 @@ pub fn check(call: &CallOptions, seed: u64, mode: CheckMode) -> Outcome<()> {
         vjp: mode.reverse() && nothing_to_reverse(signature, inputs).is_none(),
         hvp_width: None,
     };
-    let (compiled, inputs) = Compiled::compile(call, wrappers, |signature| match &given {
+    let (compiled, inputs) = Compiled::compile(call, wrt, wrappers, |signature| match &given {
         Some(values) => Inputs::from_args(signature, values),
         None => draw::random_inputs(signature, &mut rng),
     })?;
@@ -78,7 +78,7 @@ pub fn check(call: &CallOptions, seed: u64, mode: CheckMode) -> Outcome<()> {
         Some(_) => "from --args".to_string(),
         None => format!("drawn with seed {seed}"),
     };
-    print_header(&compiled.primal, &inputs, &origin);
+    print_header(&compiled.primal, &inputs, &origin, wrt);
     let verdicts = run_checks(&compiled, &inputs, mode, &mut rng)?;
     report(&compiled.primal, &verdicts)
 }
@@ -98,11 +98,16 @@ fn nothing_to_reverse(signature: &Signature, inputs: &Inputs) -> Option<String> 
     }
 }
 
-/// The report's first lines: what is checked, at which point.
-fn print_header(signature: &Signature, inputs: &Inputs, origin: &str) {
+/// The report's first lines: what is checked (with respect to `wrt`), at
+/// which point.
+fn print_header(signature: &Signature, inputs: &Inputs, origin: &str, wrt: &Wrt) {
     let (dimension, outputs) = (inputs.dimension(), output_count(signature, inputs));
+    let listed = wrt.listed().map_or(String::new(), |list| {
+        let list: Vec<String> = list.iter().map(usize::to_string).collect();
+        format!(" (--wrt {})", list.join(","))
+    });
     println!(
-        "check @{}: {dimension} float input{}, {outputs} float output{}",
+        "check @{}: {dimension} float input{}{listed}, {outputs} float output{}",
         signature.name,
         plural(dimension),
         plural(outputs),

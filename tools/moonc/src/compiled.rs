@@ -11,7 +11,7 @@ use crate::{
     program::Session,
     tensor::{Inputs, Tensor},
     values::{Arguments, Results},
-    wrapper,
+    wrapper::{self, Wrt},
 };
 use moonc_codegen::{Jit, Signature};
 use serde_json::Value;
@@ -39,6 +39,8 @@ pub struct Compiled {
     pub(crate) vjp: Option<Signature>,
     /// The HVP wrapper's signature and width, if it was compiled.
     pub(crate) hvp: Option<(Signature, usize)>,
+    /// The arguments the JVP and VJP wrappers differentiate.
+    pub(crate) wrt: Wrt,
 }
 
 /// What one call leaves behind.
@@ -69,18 +71,28 @@ impl Evaluation {
 impl Compiled {
     /// Compiles `call.file` with the wrappers `wrappers` of its entry and
     /// loads it. `inputs` makes the inputs from the entry's signature; it
-    /// runs before compiling, so that bad input fails fast. `wrappers` says
-    /// which wrappers to compile, from the entry's signature and the inputs.
+    /// runs before compiling, so that bad input fails fast. The JVP and VJP
+    /// wrappers differentiate with respect to `wrt`, and the inputs it
+    /// leaves out are constants. `wrappers` says which wrappers to compile, from
+    /// the entry's signature and those inputs. The HVP wrapper, when asked
+    /// for, needs every float argument differentiated.
     pub fn compile(
         call: &CallOptions,
+        wrt: &Wrt,
         wrappers: impl FnOnce(&Signature, &Inputs) -> Wrappers,
         inputs: impl FnOnce(&Signature) -> Outcome<Inputs>,
     ) -> Outcome<(Compiled, Inputs)> {
         let session = Session::new();
         let (mut module, primal, location) =
             session.load_entry(&call.file, call.entry.as_deref())?;
-        let inputs = inputs(&primal)?;
+        wrt.check(&primal)?;
+        let inputs = inputs(&primal)?.restrict(&primal, wrt);
         let wanted = wrappers(&primal, &inputs);
+        if wanted.hvp_width.is_some() && *wrt != Wrt::all() {
+            return Err(Failure::new(
+                "internal error: the HVP wrapper differentiates every float argument",
+            ));
+        }
         let mut packed = vec![primal.clone()];
         let mut add = |wrapper: wrapper::Wrapper| -> Outcome<Signature> {
             session.add_function(&mut module, &wrapper.name, &wrapper.text)?;
@@ -89,23 +101,31 @@ impl Compiled {
         };
         let jvp = wanted
             .jvp
-            .then(|| add(wrapper::jvp_wrapper(&primal, &location)))
+            .then(|| add(wrapper::jvp_wrapper(&primal, &location, wrt)))
             .transpose()?;
         let vjp = wanted
             .vjp
-            .then(|| add(wrapper::vjp_wrapper(&primal, &location)))
+            .then(|| add(wrapper::vjp_wrapper(&primal, &location, wrt)))
             .transpose()?;
         let hvp = wanted
             .hvp_width
             .map(|width| Ok((add(wrapper::hvp_wrapper(&primal, &location, width))?, width)))
             .transpose()?;
-        let jit = session.jit(&mut module, &packed)?;
+        let note = |failure: Failure| match wrt.listed() {
+            Some(_) => Failure(format!(
+                "{failure}\n  note: the arguments --wrt leaves out are constants, without \
+                 shadows: list every argument the function writes differentiated values into"
+            )),
+            None => failure,
+        };
+        let jit = session.jit(&mut module, &packed).map_err(note)?;
         let compiled = Compiled {
             jit,
             primal,
             jvp,
             vjp,
             hvp,
+            wrt: wrt.clone(),
         };
         Ok((compiled, inputs))
     }

@@ -13,7 +13,7 @@ use crate::{
     reverse::{TapeUse, shadow_dimension},
     tensor::{Input, Inputs, Tensor, number_json},
     values,
-    wrapper::{has_tangent, is_active_arg, is_active_result, is_dup_arg},
+    wrapper::{Wrt, has_tangent, is_active_arg, is_active_result, is_dup_arg},
 };
 use clap::ValueEnum;
 use moonc_codegen::{Signature, ValueType};
@@ -91,7 +91,9 @@ pub fn jacobian(call: &CallOptions, mode: Mode) -> Outcome<Json> {
         Mode::Reverse if active_results(signature).next().is_none() => Wrappers::default(),
         _ => mode.wrappers(),
     };
-    let (compiled, inputs) = Compiled::compile(call, wrappers, |s| Inputs::from_args(s, &values))?;
+    let (compiled, inputs) = Compiled::compile(call, &Wrt::all(), wrappers, |s| {
+        Inputs::from_args(s, &values)
+    })?;
     let primal = compiled.primal(&inputs)?;
     let rows = rows(&compiled, &inputs, mode)?;
     let jacobian = active_results(&compiled.primal)
@@ -106,12 +108,14 @@ pub fn jacobian(call: &CallOptions, mode: Mode) -> Outcome<Json> {
 
 /// `{"value": v, "gradient": [...]}` for an entry with exactly one result,
 /// a float scalar: per argument a number (float scalar), a nested list
-/// (memref of floats) or `null` (anything else). In reverse mode the value
-/// is the VJP's; in forward mode a plain call's.
-pub fn grad(call: &CallOptions, mode: Mode) -> Outcome<Json> {
+/// (memref of floats) or `null` (anything else, and the arguments `wrt`
+/// leaves out). In reverse mode the value is the VJP's; in forward mode a
+/// plain call's.
+pub fn grad(call: &CallOptions, wrt: &Wrt, mode: Mode) -> Outcome<Json> {
     let values = values::parse_args(call.args())?;
     let (compiled, inputs) = Compiled::compile(
         call,
+        wrt,
         |_, _| mode.wrappers(),
         |signature| scalar_loss_inputs(signature, &values, "grad"),
     )?;
@@ -131,7 +135,7 @@ pub fn hessian(call: &CallOptions) -> Outcome<Json> {
         hvp_width: Some(inputs.dimension().clamp(2, HESSIAN_WIDTH)),
         ..Wrappers::default()
     };
-    let (compiled, inputs) = Compiled::compile(call, wrappers, |signature| {
+    let (compiled, inputs) = Compiled::compile(call, &Wrt::all(), wrappers, |signature| {
         scalar_loss_inputs(signature, &values, "hessian")
     })?;
     let (value, gradient) = value_and_gradient(&compiled, &inputs, Mode::Reverse)?;
@@ -202,7 +206,7 @@ fn value_and_gradient(compiled: &Compiled, inputs: &Inputs, mode: Mode) -> Outco
                 let data = partials.by_ref().take(t.data.len()).collect();
                 Tensor::new(value.element, &t.shape, data).to_json()
             }
-            Input::Fixed(_) => Json::Null,
+            Input::Constant(_) | Input::Fixed(_) => Json::Null,
         })
         .collect();
     Ok((value.to_json(), Json::List(gradient)))

@@ -5,7 +5,6 @@ use crate::{
     compiled::{Compiled, Evaluation, invoke},
     failure::Outcome,
     tensor::{Inputs, Tensor},
-    wrapper::has_tangent,
 };
 use moonc_codegen::ValueType;
 
@@ -15,8 +14,8 @@ pub struct Jvp {
     pub primal: Evaluation,
     /// The tangent of each float scalar result, in order.
     pub result_tangents: Vec<Tensor>,
-    /// The final shadow of each memref-of-floats argument, in order: the
-    /// tangent of its contents after the call.
+    /// The final shadow of each differentiated memref-of-floats argument,
+    /// in order: the tangent of its contents after the call.
     pub shadows: Vec<Tensor>,
 }
 
@@ -33,7 +32,9 @@ impl Compiled {
             .primal
             .args
             .iter()
-            .filter(|t| has_tangent(t))
+            .enumerate()
+            .filter(|(i, t)| self.wrt.includes(*i, t))
+            .map(|(_, t)| t)
             .zip(tangent_operands)
             .filter(|(t, _)| matches!(t, ValueType::MemRef { .. }))
             .map(|(_, shadow)| shadow)

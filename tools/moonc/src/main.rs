@@ -82,6 +82,26 @@ struct CallOptions {
     args: Option<String>,
 }
 
+/// `--wrt`, for the commands that differentiate through the JVP or VJP
+/// wrapper.
+#[derive(clap::Args)]
+struct WrtOption {
+    /// Differentiate with respect to these arguments only: a
+    /// comma-separated list of 0-based argument indices (e.g. `0,2`), each
+    /// a float scalar or a memref of floats. The other arguments are
+    /// constants, so the derivative code does not compute their
+    /// derivatives. Default: every float argument.
+    #[arg(long, value_name = "LIST")]
+    wrt: Option<String>,
+}
+
+impl WrtOption {
+    /// The arguments to differentiate.
+    fn wrt(&self) -> Outcome<wrapper::Wrt> {
+        wrapper::Wrt::parse(self.wrt.as_deref())
+    }
+}
+
 impl CallOptions {
     /// `--args`, `[]` when not given.
     fn args(&self) -> &str {
@@ -98,10 +118,14 @@ enum Command {
     /// Time a function in-process (warm-up, then repeated samples); prints
     /// `{"primal_ns": median, "primal_min_ns": min, "compile_ms": ...}`,
     /// and for a function with one float scalar result the time of its
-    /// value and gradient (`grad_ns`, `ratio`, `tape_peak_bytes`).
+    /// value and gradient (`grad_ns`, `ratio`, `tape_peak_bytes`). When
+    /// the function calls moonrt's BLAS or LAPACK routines, the time per
+    /// call spent inside them: `primal_blas_ns` and `grad_blas_ns`.
     Bench {
         #[command(flatten)]
         call: CallOptions,
+        #[command(flatten)]
+        wrt: WrtOption,
         /// How long to sample, in milliseconds (the primal, then as long
         /// again for the gradient).
         #[arg(long, default_value_t = 500)]
@@ -123,10 +147,13 @@ enum Command {
     },
     /// The gradient of a function with one float scalar result; prints
     /// `{"value": v, "gradient": [...]}` with per argument a number, a
-    /// nested list (memrefs) or null (integer and index arguments).
+    /// nested list (memrefs) or null (integer and index arguments, and
+    /// those `--wrt` leaves out).
     Grad {
         #[command(flatten)]
         call: CallOptions,
+        #[command(flatten)]
+        wrt: WrtOption,
         /// How to differentiate: one VJP with the cotangent 1 (reverse) or
         /// one JVP per float input (forward).
         #[arg(long, value_enum, default_value_t = Mode::Reverse)]
@@ -142,10 +169,14 @@ enum Command {
     /// the JVP's and the VJP's primal, the JVP against finite differences
     /// in random directions, the VJP's use of the tape, and the dot-product
     /// test between forward and reverse mode. Prints a report; exit status
-    /// 1 if a check fails.
+    /// 1 if a check fails. With `--wrt`, the inputs are the arguments
+    /// listed and the outputs the float scalar results and the memrefs
+    /// listed.
     Check {
         #[command(flatten)]
         call: CallOptions,
+        #[command(flatten)]
+        wrt: WrtOption,
         /// Seed of the random inputs (without --args) and directions.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -321,19 +352,31 @@ fn main() {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),
         Command::Bench {
             call,
+            wrt,
             time_ms,
             primal_only,
-        } => bench::bench(call, *time_ms, *primal_only).map(|json| println!("{}", json.render())),
+        } => wrt
+            .wrt()
+            .and_then(|wrt| bench::bench(call, &wrt, *time_ms, *primal_only))
+            .map(|json| println!("{}", json.render())),
         Command::Jacobian { call, mode } => {
             derivatives::jacobian(call, *mode).map(|json| println!("{}", json.render()))
         }
-        Command::Grad { call, mode } => {
-            derivatives::grad(call, *mode).map(|json| println!("{}", json.render()))
-        }
+        Command::Grad { call, wrt, mode } => wrt
+            .wrt()
+            .and_then(|wrt| derivatives::grad(call, &wrt, *mode))
+            .map(|json| println!("{}", json.render())),
         Command::Hessian(call) => {
             derivatives::hessian(call).map(|json| println!("{}", json.render()))
         }
-        Command::Check { call, seed, mode } => check::check(call, *seed, *mode),
+        Command::Check {
+            call,
+            wrt,
+            seed,
+            mode,
+        } => wrt
+            .wrt()
+            .and_then(|wrt| check::check(call, &wrt, *seed, *mode)),
         Command::Compile {
             file,
             output,

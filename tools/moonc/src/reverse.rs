@@ -5,7 +5,7 @@ use crate::{
     compiled::{Compiled, Evaluation, invoke},
     failure::{Failure, Outcome},
     tensor::{Input, Inputs, Tensor},
-    wrapper::{is_active_arg, is_active_result, is_dup_arg},
+    wrapper::{Wrt, is_active_arg, is_active_result, is_dup_arg},
 };
 use moonc_codegen::Signature;
 use serde_json::Value;
@@ -14,13 +14,17 @@ use serde_json::Value;
 pub struct Vjp {
     /// The entry's results and the final values of its arguments.
     pub primal: Evaluation,
-    /// The cotangent of each float scalar argument, in order.
+    /// The cotangent of each differentiated float scalar argument, in
+    /// order.
     pub arg_cotangents: Vec<Tensor>,
-    /// The final shadow of each memref-of-floats argument, in order: the
-    /// shadow on entry plus the cotangent of its contents on entry.
+    /// The final shadow of each differentiated memref-of-floats argument,
+    /// in order: the shadow on entry plus the cotangent of its contents on
+    /// entry.
     pub shadows: Vec<Tensor>,
     /// The tape's state around the call.
     pub tape: TapeUse,
+    /// The arguments differentiated.
+    pub wrt: Wrt,
 }
 
 /// How a call used moonrt's default tape.
@@ -76,13 +80,16 @@ impl TapeUse {
 
 impl Vjp {
     /// x̄: one number per coordinate of the inputs, in their order: a float
-    /// scalar's cotangent, a memref's final shadow.
+    /// scalar's cotangent, a memref's final shadow (differentiated
+    /// arguments only).
     pub fn gradient(&self, signature: &Signature) -> Vec<f64> {
         let mut cotangents = self.arg_cotangents.iter();
         let mut shadows = self.shadows.iter();
         let mut gradient = vec![];
-        for t in &signature.args {
-            let next = if is_active_arg(t) {
+        for (i, t) in signature.args.iter().enumerate() {
+            let next = if !self.wrt.includes(i, t) {
+                None
+            } else if is_active_arg(t) {
                 cotangents.next()
             } else if is_dup_arg(t) {
                 shadows.next()
@@ -165,13 +172,16 @@ impl Compiled {
         let (evaluation, tape) = TapeUse::around(|| invoke(&self.jit, signature, &values));
         let mut primal = evaluation?;
         let (arg_cotangents, operands) = primal.split_off(&self.primal);
-        let dups = self.primal.args.iter().filter(|t| is_dup_arg(t)).count();
+        let dups = (self.primal.args.iter().enumerate())
+            .filter(|(i, t)| self.wrt.includes(*i, t) && is_dup_arg(t))
+            .count();
         let shadows = operands.into_iter().take(dups).collect();
         Ok(Vjp {
             primal,
             arg_cotangents,
             shadows,
             tape,
+            wrt: self.wrt.clone(),
         })
     }
 }
@@ -246,6 +256,7 @@ mod tests {
                 Tensor::new(Scalar::F64, &[], vec![13.0]),
             ],
             tape: TapeUse::default(),
+            wrt: Wrt::all(),
         };
         assert_eq!(vjp.gradient(&signature()), vec![11.0, 12.0, 10.0, 13.0]);
     }

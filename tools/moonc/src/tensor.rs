@@ -7,7 +7,7 @@ use crate::{
     failure::Outcome,
     json::{Json, non_finite},
     values::Arguments,
-    wrapper::has_tangent,
+    wrapper::{Wrt, has_tangent},
 };
 use moonc_codegen::{Scalar, Signature};
 use serde_json::Value;
@@ -127,6 +127,9 @@ pub fn nest<L, T>(
 pub enum Input {
     /// A float scalar or a memref of floats: its elements are coordinates.
     Float(Tensor),
+    /// A float argument that `--wrt` leaves out: a constant, not
+    /// coordinates.
+    Constant(Tensor),
     /// Anything else (integers, index, memrefs of them), as given.
     Fixed(Value),
 }
@@ -159,12 +162,28 @@ impl Inputs {
         ))
     }
 
+    /// The same inputs with the float arguments that `wrt` leaves out
+    /// made constants: they are no longer coordinates.
+    pub fn restrict(self, signature: &Signature, wrt: &Wrt) -> Inputs {
+        Inputs(
+            self.0
+                .into_iter()
+                .zip(&signature.args)
+                .enumerate()
+                .map(|(i, (input, t))| match input {
+                    Input::Float(tensor) if !wrt.includes(i, t) => Input::Constant(tensor),
+                    input => input,
+                })
+                .collect(),
+        )
+    }
+
     /// One JSON value per argument, for [`Arguments::bind`].
     pub fn values(&self) -> Vec<Value> {
         self.0
             .iter()
             .map(|input| match input {
-                Input::Float(tensor) => tensor.to_value(),
+                Input::Float(tensor) | Input::Constant(tensor) => tensor.to_value(),
                 Input::Fixed(value) => value.clone(),
             })
             .collect()
@@ -176,7 +195,7 @@ impl Inputs {
             self.0
                 .iter()
                 .map(|input| match input {
-                    Input::Float(tensor) => tensor.to_json(),
+                    Input::Float(tensor) | Input::Constant(tensor) => tensor.to_json(),
                     Input::Fixed(value) => Json::Raw(value.to_string()),
                 })
                 .collect(),
@@ -187,7 +206,7 @@ impl Inputs {
     pub fn floats(&self) -> impl Iterator<Item = &Tensor> {
         self.0.iter().filter_map(|input| match input {
             Input::Float(tensor) => Some(tensor),
-            Input::Fixed(_) => None,
+            Input::Constant(_) | Input::Fixed(_) => None,
         })
     }
 
@@ -223,7 +242,7 @@ impl Inputs {
                 .iter()
                 .map(|input| match input {
                     Input::Float(old) => Input::Float(pieces.next().unwrap_or_else(|| old.clone())),
-                    Input::Fixed(_) => input.clone(),
+                    Input::Constant(_) | Input::Fixed(_) => input.clone(),
                 })
                 .collect(),
         )
@@ -243,6 +262,7 @@ impl Inputs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use moonc_codegen::ValueType;
     use serde_json::json;
 
     #[test]
@@ -284,6 +304,31 @@ mod tests {
         assert!(infinite.within_ulps(&infinite, 0.0));
         let ints = Tensor::new(Scalar::I64, &[], vec![3.0]);
         assert!(!ints.within_ulps(&Tensor::new(Scalar::I64, &[], vec![4.0]), 4.0));
+    }
+
+    #[test]
+    fn restricted_inputs_are_constants() {
+        let f64 = ValueType::Scalar(Scalar::F64);
+        let memref = ValueType::MemRef {
+            element: Scalar::F32,
+            shape: vec![Some(2)],
+            layout: None,
+        };
+        let signature = Signature {
+            name: "f".into(),
+            args: vec![f64.clone(), ValueType::Scalar(Scalar::I32), memref],
+            results: vec![f64],
+        };
+        let inputs = Inputs::from_args(&signature, &[json!(1.0), json!(7), json!([2.0, 3.0])])
+            .unwrap()
+            .restrict(&signature, &Wrt::parse(Some("2")).unwrap());
+        assert!(matches!(inputs.0[0], Input::Constant(_)));
+        assert_eq!(inputs.coordinates(), vec![2.0, 3.0]);
+        assert_eq!(
+            inputs.with_coordinates(&[4.0, 5.0]).values(),
+            vec![json!(1.0), json!(7), json!([4.0, 5.0])]
+        );
+        assert_eq!(inputs.to_json().render(), "[1.0, 7, [2.0, 3.0]]");
     }
 
     #[test]

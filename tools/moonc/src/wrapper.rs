@@ -1,11 +1,88 @@
 //! The derivative wrappers of an entry function: public functions
 //! `@__moonc_jvp_<entry>`, `@__moonc_vjp_<entry>` and `@__moonc_hvp_<entry>`
 //! whose body is one `moon.jvp`, `moon.vjp` or `moon.hvp` of `@<entry>` with
-//! the default activities,
+//! the default activities (or, for the JVP and the VJP, those of `--wrt`),
 //! so that `--moon-autodiff` generates the derivative code and the JIT can
 //! call it like any public function.
 
+use crate::failure::{Failure, Outcome};
 use moonc_codegen::{Signature, ValueType};
+
+/// The arguments to differentiate with respect to (`--wrt`): by default
+/// every float argument; otherwise those listed (0-based indices, each a
+/// float scalar or a memref of floats), the others then `const`, so that
+/// the derivative code does not compute their adjoints or tangents.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wrt(Option<Vec<usize>>);
+
+impl Wrt {
+    /// Every float argument.
+    pub fn all() -> Wrt {
+        Wrt(None)
+    }
+
+    /// `--wrt`'s value, a comma-separated list of argument indices
+    /// (`None`: the flag was not given).
+    pub fn parse(list: Option<&str>) -> Outcome<Wrt> {
+        let Some(list) = list else {
+            return Ok(Wrt::all());
+        };
+        if list.trim().is_empty() {
+            return Err(Failure::new(
+                "--wrt is empty: give the indices of the arguments to differentiate, e.g. \
+                 --wrt 0,2",
+            ));
+        }
+        let mut indices = vec![];
+        for item in list.split(',').map(str::trim) {
+            let index: usize = item.parse().map_err(|_| {
+                Failure::new(format!(
+                    "--wrt {list}: `{item}` is not an argument index (0, 1, ...)"
+                ))
+            })?;
+            if indices.contains(&index) {
+                return Err(Failure::new(format!(
+                    "--wrt {list}: argument #{index} is listed twice"
+                )));
+            }
+            indices.push(index);
+        }
+        Ok(Wrt(Some(indices)))
+    }
+
+    /// The indices listed, or `None` for every float argument.
+    pub fn listed(&self) -> Option<&[usize]> {
+        self.0.as_deref()
+    }
+
+    /// Whether argument `index` of type `t` is differentiated.
+    pub fn includes(&self, index: usize, t: &ValueType) -> bool {
+        has_tangent(t) && self.0.as_ref().is_none_or(|list| list.contains(&index))
+    }
+
+    /// Fails unless every listed index names a float argument of `entry`.
+    pub fn check(&self, entry: &Signature) -> Outcome<()> {
+        for &index in self.0.iter().flatten() {
+            let name = &entry.name;
+            match entry.args.get(index) {
+                None => {
+                    return Err(Failure::new(format!(
+                        "--wrt: @{name} has no argument #{index} (it takes {})",
+                        entry.args.len()
+                    )));
+                }
+                Some(t) if !has_tangent(t) => {
+                    return Err(Failure::new(format!(
+                        "--wrt: argument #{index} of @{name} ({t}) is not a float scalar or \
+                         a memref of floats, so it has no derivative"
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
 
 /// Whether an argument of type `t` has a tangent operand under the default
 /// activities: a float scalar is `active`, a memref of floats is `dup`
@@ -44,20 +121,57 @@ pub struct Wrapper {
     pub signature: Signature,
 }
 
+/// The arguments of `entry` that `wrt` differentiates.
+fn differentiated<'a>(
+    entry: &'a Signature,
+    wrt: &'a Wrt,
+) -> impl Iterator<Item = &'a ValueType> + 'a {
+    entry
+        .args
+        .iter()
+        .enumerate()
+        .filter(move |(i, t)| wrt.includes(*i, t))
+        .map(|(_, t)| t)
+}
+
+/// The `args [...]` clause of a wrapper's operation when `wrt` leaves out
+/// a float argument: `active` for a float scalar, `dup` for a memref of
+/// floats, `const` for the others. Empty for the default activities.
+fn activities(entry: &Signature, wrt: &Wrt) -> String {
+    let all = entry.args.iter().enumerate();
+    if all
+        .clone()
+        .all(|(i, t)| wrt.includes(i, t) == has_tangent(t))
+    {
+        return String::new();
+    }
+    let names: Vec<&str> = all
+        .map(|(i, t)| {
+            if !wrt.includes(i, t) {
+                "const"
+            } else if is_dup_arg(t) {
+                "dup"
+            } else {
+                "active"
+            }
+        })
+        .collect();
+    format!(" args [{}]", names.join(", "))
+}
+
 /// The JVP wrapper of `entry`, every operation located at `location` (the
 /// entry's own location as MLIR prints it, `loc(...)`), so that errors in
 /// differentiating it point at the user's function. Arguments: the
-/// entry's, then one tangent per argument with one ([`has_tangent`]).
-/// Results: the entry's, then one tangent per active result.
-pub fn jvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
-    let tangents: Vec<&ValueType> = entry.args.iter().filter(|t| has_tangent(t)).collect();
-    let extra_args = tangents
-        .iter()
+/// entry's, then one tangent per argument with one ([`has_tangent`]) that
+/// `wrt` includes (the others are `const`). Results: the entry's, then one
+/// tangent per active result.
+pub fn jvp_wrapper(entry: &Signature, location: &str, wrt: &Wrt) -> Wrapper {
+    let extra_args = differentiated(entry, wrt)
         .enumerate()
-        .map(|(i, &t)| (format!("%t{i}"), t));
+        .map(|(i, t)| (format!("%t{i}"), t));
     let active = entry.results.iter().filter(|t| is_active_result(t));
     render(
-        "jvp",
+        ("jvp", &activities(entry, wrt)),
         entry,
         extra_args.collect(),
         active.collect(),
@@ -70,16 +184,17 @@ pub fn jvp_wrapper(entry: &Signature, location: &str) -> Wrapper {
 /// argument order), then one cotangent per active result (in result
 /// order); shadows are incremented. Results: the entry's, then one
 /// cotangent per active argument ([`is_active_arg`], in argument order).
-pub fn vjp_wrapper(entry: &Signature, location: &str) -> Wrapper {
-    let shadows = entry.args.iter().filter(|t| is_dup_arg(t));
+/// Arguments that `wrt` leaves out are `const`: no shadow, no cotangent.
+pub fn vjp_wrapper(entry: &Signature, location: &str, wrt: &Wrt) -> Wrapper {
+    let shadows = differentiated(entry, wrt).filter(|t| is_dup_arg(t));
     let seeds = entry.results.iter().filter(|t| is_active_result(t));
     let extra_args = shadows
         .enumerate()
         .map(|(i, t)| (format!("%s{i}"), t))
         .chain(seeds.enumerate().map(|(i, t)| (format!("%c{i}"), t)));
-    let cotangents = entry.args.iter().filter(|t| is_active_arg(t));
+    let cotangents = differentiated(entry, wrt).filter(|t| is_active_arg(t));
     render(
-        "vjp",
+        ("vjp", &activities(entry, wrt)),
         entry,
         extra_args.collect(),
         cotangents.collect(),
@@ -205,11 +320,12 @@ pub fn hvp_wrapper(entry: &Signature, location: &str, width: usize) -> Wrapper {
     }
 }
 
-/// The wrapper `@__moonc_<op>_<entry>`: one `moon.<op> @<entry>` whose
-/// operands are the entry's arguments (`%a<i>`) then `extra_args` (named),
-/// and whose results are the entry's then `extra_results`.
+/// The wrapper `@__moonc_<op>_<entry>`: one `moon.<op> @<entry>` (then
+/// `clauses`, such as `args [...]`) whose operands are the entry's
+/// arguments (`%a<i>`) then `extra_args` (named), and whose results are the
+/// entry's then `extra_results`.
 fn render(
-    op: &str,
+    (op, clauses): (&str, &str),
     entry: &Signature,
     extra_args: Vec<(String, &ValueType)>,
     extra_results: Vec<&ValueType>,
@@ -256,7 +372,7 @@ fn render(
     let text = format!(
         "func.func private {callee}({entry_args}) -> ({entry_results}) {location}\n\
          func.func {wrapper}({parameters}) -> ({results}) {{\n\
-         \x20 {bind}moon.{op} {callee}({operands}) : ({args}) -> ({results}) {location}\n\
+         \x20 {bind}moon.{op} {callee}({operands}){clauses} : ({args}) -> ({results}) {location}\n\
          \x20 return{returned}{return_types} {location}\n\
          }} {location}\n",
         callee = symbol(&entry.name),
@@ -339,7 +455,7 @@ mod tests {
             ],
             results: vec![ValueType::Scalar(Scalar::F64), memref(vec![Some(2)])],
         };
-        let wrapper = jvp_wrapper(&entry, "loc(\"f.mlir\":1:1)");
+        let wrapper = jvp_wrapper(&entry, "loc(\"f.mlir\":1:1)", &Wrt::all());
         assert_eq!(wrapper.name, "__moonc_jvp_f");
         assert_eq!(
             wrapper.text,
@@ -360,14 +476,14 @@ mod tests {
             args: vec![memref(vec![Some(3)])],
             results: vec![],
         };
-        let text = jvp_wrapper(&none, "loc(unknown)").text;
+        let text = jvp_wrapper(&none, "loc(unknown)", &Wrt::all()).text;
         assert!(text.contains("  moon.jvp @g(%a0, %t0) : (memref<3xf64>, memref<3xf64>) -> () loc(unknown)\n  return loc(unknown)\n"), "{text}");
         let one = Signature {
             name: "h".into(),
             args: vec![ValueType::Scalar(Scalar::I64)],
             results: vec![ValueType::Scalar(Scalar::I64)],
         };
-        let text = jvp_wrapper(&one, "loc(unknown)").text;
+        let text = jvp_wrapper(&one, "loc(unknown)", &Wrt::all()).text;
         assert!(
             text.contains("%r = moon.jvp @h(%a0) : (i64) -> (i64)"),
             "{text}"
@@ -392,7 +508,7 @@ mod tests {
                 ValueType::Scalar(Scalar::F32),
             ],
         };
-        let wrapper = vjp_wrapper(&entry, "loc(\"f.mlir\":1:1)");
+        let wrapper = vjp_wrapper(&entry, "loc(\"f.mlir\":1:1)", &Wrt::all());
         assert_eq!(wrapper.name, "__moonc_vjp_f");
         assert_eq!(
             wrapper.text,
@@ -413,11 +529,75 @@ mod tests {
             args: vec![memref(vec![Some(3)]), ValueType::Scalar(Scalar::Index)],
             results: vec![],
         };
-        let text = vjp_wrapper(&entry, "loc(unknown)").text;
+        let text = vjp_wrapper(&entry, "loc(unknown)", &Wrt::all()).text;
         assert!(
             text.contains("  moon.vjp @g(%a0, %a1, %s0) : (memref<3xf64>, index, memref<3xf64>) -> () loc(unknown)\n  return loc(unknown)\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn wrt_makes_the_other_arguments_const() {
+        let entry = Signature {
+            name: "f".into(),
+            args: vec![
+                ValueType::Scalar(Scalar::F64),
+                memref(vec![None]),
+                ValueType::Scalar(Scalar::I32),
+                memref(vec![Some(2)]),
+            ],
+            results: vec![ValueType::Scalar(Scalar::F64)],
+        };
+        let wrt = Wrt::parse(Some("3")).unwrap();
+        let vjp = vjp_wrapper(&entry, "loc(unknown)", &wrt);
+        assert!(
+            vjp.text.contains(
+                "  %r = moon.vjp @f(%a0, %a1, %a2, %a3, %s0, %c0) args [const, const, const, dup] \
+                 : (f64, memref<?xf64>, i32, memref<2xf64>, memref<2xf64>, f64) -> (f64) loc(unknown)\n"
+            ),
+            "{}",
+            vjp.text
+        );
+        let wrt = Wrt::parse(Some("0, 1")).unwrap();
+        let jvp = jvp_wrapper(&entry, "loc(unknown)", &wrt);
+        assert!(
+            jvp.text.contains(
+                "moon.jvp @f(%a0, %a1, %a2, %a3, %t0, %t1) args [active, dup, const, const] \
+                 : (f64, memref<?xf64>, i32, memref<2xf64>, f64, memref<?xf64>) -> (f64, f64)"
+            ),
+            "{}",
+            jvp.text
+        );
+        let vjp = vjp_wrapper(&entry, "loc(unknown)", &wrt);
+        assert_eq!(vjp.signature.results.len(), 2, "the value and dx");
+        // Listing every float argument is the default: no clause.
+        let all = Wrt::parse(Some("3,1,0")).unwrap();
+        assert_eq!(
+            vjp_wrapper(&entry, "loc(unknown)", &all).text,
+            vjp_wrapper(&entry, "loc(unknown)", &Wrt::all()).text
+        );
+    }
+
+    #[test]
+    fn wrt_is_a_list_of_float_arguments() {
+        let entry = Signature {
+            name: "f".into(),
+            args: vec![
+                ValueType::Scalar(Scalar::F64),
+                ValueType::Scalar(Scalar::I32),
+            ],
+            results: vec![],
+        };
+        assert!(Wrt::parse(Some("0")).unwrap().check(&entry).is_ok());
+        let error = |list: &str| match Wrt::parse(Some(list)) {
+            Err(failure) => failure.0,
+            Ok(wrt) => wrt.check(&entry).unwrap_err().0,
+        };
+        assert!(error("1").contains("argument #1 of @f (i32) is not a float"));
+        assert!(error("2").contains("@f has no argument #2 (it takes 2)"));
+        assert!(error("0,0").contains("listed twice"));
+        assert!(error("-1").contains("`-1` is not an argument index"));
+        assert!(error("").contains("--wrt is empty"));
     }
 
     #[test]

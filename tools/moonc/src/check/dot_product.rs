@@ -128,6 +128,7 @@ mod tests {
             arg_cotangents: vec![scalar(column(0) + if wrong { 1.0 } else { 0.0 })],
             shadows: vec![Tensor::new(Scalar::F64, &[2], vec![column(1), column(2)])],
             tape: TapeUse::default(),
+            wrt: crate::wrapper::Wrt::all(),
         };
         let pairs = [Pair {
             direction,

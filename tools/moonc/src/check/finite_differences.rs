@@ -91,21 +91,24 @@ pub(super) fn output_elements(signature: &Signature, inputs: &Inputs) -> Vec<Sca
 }
 
 /// What the JVP is checked on, flattened: the float scalar results, then
-/// the final contents of the memref-of-floats arguments.
-fn outputs(signature: &Signature, evaluation: &Evaluation) -> Vec<f64> {
+/// the final contents of the memref-of-floats arguments that are
+/// differentiated (float `inputs`).
+fn outputs(signature: &Signature, inputs: &Inputs, evaluation: &Evaluation) -> Vec<f64> {
     let results = signature
         .results
         .iter()
         .zip(&evaluation.results)
-        .filter(|(t, _)| is_active_result(t));
-    let memrefs = signature
-        .args
-        .iter()
+        .filter(|(t, _)| is_active_result(t))
+        .map(|(_, tensor)| tensor);
+    let memrefs = (signature.args.iter().zip(&inputs.0))
         .zip(&evaluation.arguments)
-        .filter(|(t, _)| matches!(t, ValueType::MemRef { .. }) && t.element().is_float());
+        .filter(|((t, input), _)| {
+            matches!(t, ValueType::MemRef { .. }) && matches!(input, Input::Float(_))
+        })
+        .map(|(_, tensor)| tensor);
     results
         .chain(memrefs)
-        .flat_map(|(_, tensor)| tensor.data.iter().copied())
+        .flat_map(|tensor| tensor.data.iter().copied())
         .collect()
 }
 
@@ -217,6 +220,7 @@ fn trials(
         let moved: Vec<f64> = x.iter().zip(direction).map(|(x, d)| x + h * d).collect();
         Ok(outputs(
             signature,
+            inputs,
             &compiled.primal(&inputs.with_coordinates(&moved))?,
         ))
     };
