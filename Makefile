@@ -61,8 +61,9 @@ bench-venv: bootstrap
 	fi
 
 # Benchmarks (not tests): moonc against C on the same loops, and against
-# JAX on the reverse-mode ones, the Hessian and per-example gradients;
-# results are written under bench/ and committed.
+# JAX on the reverse-mode ones, the Hessian and per-example gradients; the
+# BLAS workloads' gradient ratios; results are written under bench/ and
+# committed.
 bench: build bench-venv
 	bench/cpu/run.sh | tee bench/cpu/results.txt
 	bench/forward/run.sh | tee bench/forward/results.txt
@@ -70,6 +71,7 @@ bench: build bench-venv
 	bench/hessian/run.sh | tee bench/hessian/results.txt
 	bench/vmap/run.sh | tee bench/vmap/results.txt
 	bench/ndual/run.sh | tee bench/ndual/results.txt
+	bench/blas/run.sh | tee bench/blas/results.txt
 
 clean:
 	$(CARGO) clean
