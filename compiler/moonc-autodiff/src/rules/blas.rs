@@ -27,7 +27,7 @@ pub const RULES: &[Foreign] = &[
     Foreign {
         routine: "gemm",
         writes: &[6],
-        forward: gemm_forward,
+        forward: scaled_product_forward,
         reverse: gemm_reverse,
     },
     Foreign {
@@ -69,7 +69,7 @@ pub const RULES: &[Foreign] = &[
     Foreign {
         routine: "gemv",
         writes: &[5],
-        forward: gemv_forward,
+        forward: scaled_product_forward,
         reverse: gemv_reverse,
     },
     Foreign {
@@ -105,13 +105,13 @@ pub const RULES: &[Foreign] = &[
     Foreign {
         routine: "symv",
         writes: &[5],
-        forward: symv_forward,
+        forward: scaled_product_forward,
         reverse: symv_reverse,
     },
     Foreign {
         routine: "symm",
         writes: &[6],
-        forward: symm_forward,
+        forward: scaled_product_forward,
         reverse: symm_reverse,
     },
     Foreign {
@@ -147,8 +147,8 @@ pub const RULES: &[Foreign] = &[
     Foreign {
         routine: "getrs",
         writes: &[3],
-        forward: getrs_forward,
-        reverse: getrs_reverse,
+        forward: factored_solve_forward,
+        reverse: factored_solve_reverse,
     },
     Foreign {
         routine: "getri",
@@ -165,8 +165,8 @@ pub const RULES: &[Foreign] = &[
     Foreign {
         routine: "sytrs",
         writes: &[3],
-        forward: sytrs_forward,
-        reverse: sytrs_reverse,
+        forward: factored_solve_forward,
+        reverse: factored_solve_reverse,
     },
 ];
 
@@ -429,9 +429,6 @@ fn dealloc(b: &mut Builder, buffer: Value) {
     b.create("memref.dealloc", &[buffer], &[], &[], &[], &[]);
 }
 
-/// Emits `into += alpha P(f0, f1)` with a builder: (alpha, f0, f1, into).
-type Product<'a> = &'a dyn Fn(&mut Builder, Value, Value, Value, Value);
-
 /// Adds the factors' adjoints: (alpha, f0, f1, G).
 type FactorAdjoints<'a> =
     &'a dyn Fn(&mut ReverseState, Value, Value, Value, Value) -> Result<(), Error>;
@@ -445,17 +442,51 @@ struct ScaledProduct {
     out: Value,
 }
 
+/// A [`ScaledProduct`] routine's operands: its flags, then `alpha`, the two
+/// factors, `beta` and `out` (`gemm`, `gemv`, `symv` and `symm` all take
+/// them so).
+fn scaled_product(op: Op) -> Result<(ScaledProduct, Vec<Value>), Error> {
+    let operands = op.operands();
+    let flags = operands.len().saturating_sub(5);
+    let [alpha, f0, f1, beta, out] = operands[flags..] else {
+        return Err(error_at(
+            op,
+            "a scaled product takes alpha, two factors, beta and out",
+        ));
+    };
+    let r = ScaledProduct {
+        alpha,
+        factors: [f0, f1],
+        beta,
+        out,
+    };
+    Ok((r, operands[..flags].to_vec()))
+}
+
+/// `into += alpha P(f0, f1)`: the routine `op` calls, called again with
+/// `flags` and `beta = 1`.
+fn product_again(b: &mut Builder, op: Op, flags: &[Value], [alpha, f0, f1, into]: [Value; 4]) {
+    let one = b.float(into.ty().element(), 1.0);
+    let mut operands = flags.to_vec();
+    operands.extend([alpha, f0, f1, one, into]);
+    let callee = op
+        .attr("callee")
+        .and_then(|a| a.string())
+        .unwrap_or_default();
+    let routine = lookup(&callee).map_or("gemm", |rule| rule.routine);
+    call(b, prefix(op), routine, &operands, &[]);
+}
+
 /// The tangent of a [`ScaledProduct`]: `dout = beta dout + alpha P(df0,
 /// f1) + alpha P(f0, df1) + dalpha P(f0, f1) + dbeta out_old`, the products
-/// added by `product(b, alpha, f0, f1, into)` into a scratch buffer before
-/// `dout` changes (so that shadows sharing its memory are read first),
-/// `out_old` copied only when `beta` is active.
-fn scaled_product_forward(
-    s: &mut FunctionState,
-    op: Op,
-    r: &ScaledProduct,
-    product: Product,
-) -> Result<(), Error> {
+/// added by the routine itself into a scratch buffer before `dout`
+/// changes (so that shadows sharing its memory are read first), `out_old`
+/// copied only when `beta` is active.
+fn scaled_product_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let (r, flags) = scaled_product(op)?;
+    let product = |b: &mut Builder, alpha, f0, f1, into| {
+        product_again(b, op, &flags, [alpha, f0, f1, into]);
+    };
     if !s.is_active(r.out) {
         return Ok(());
     }
@@ -494,17 +525,22 @@ fn scaled_product_forward(
 
 /// The adjoints of a [`ScaledProduct`], `G` that of the new `out`:
 /// `dalpha += <G, P(f0, f1)>`, `dbeta += <G, out_old>`, the factors'
-/// adjoints by `adjoints(s, alpha, f0, f1, G)`, and `out`'s old contents
+/// adjoints by `adjoints(s, alpha, f0, f1, G)` (`flags` the routine's,
+/// constants), and `out`'s old contents
 /// get `beta G`. The factors (and `out_old`, only when `beta` is active)
 /// are copies taken before the call when the function writes them later;
 /// when a factor may share `out`'s memory, `G` is copied first.
 fn scaled_product_reverse(
     s: &mut ReverseState,
     op: Op,
-    r: &ScaledProduct,
-    product: Product,
+    flags: &[bool],
     adjoints: FactorAdjoints,
 ) -> Result<(), Error> {
+    let (r, _) = scaled_product(op)?;
+    let product = |b: &mut Builder, alpha, f0, f1, into| {
+        let flags: Vec<Value> = flags.iter().map(|&f| flag(b, f)).collect();
+        product_again(b, op, &flags, [alpha, f0, f1, into]);
+    };
     if !s.activity.is_active(r.out) {
         return Ok(());
     }
@@ -556,77 +592,44 @@ fn scaled_product_reverse(
     Ok(())
 }
 
-/// `gemm(ta, tb, alpha, A, B, beta, C)`: `C = alpha op(A) op(B) + beta C`.
-fn gemm(op: Op) -> Result<(ScaledProduct, [Value; 2]), Error> {
-    let [ta, tb, alpha, a, b, beta, c] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?gemm takes 7 operands"));
-    };
-    let r = ScaledProduct {
-        alpha,
-        factors: [a, b],
-        beta,
-        out: c,
-    };
-    Ok((r, [ta, tb]))
-}
-
-fn gemm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
-    let (r, [ta, tb]) = gemm(op)?;
-    let p = prefix(op);
-    scaled_product_forward(s, op, &r, &|b, alpha, a, bm, into| {
-        let one = b.float(into.ty().element(), 1.0);
-        call(b, p, "gemm", &[ta, tb, alpha, a, bm, one, into], &[]);
-    })
-}
-
 /// With the transposes constants: `dA += alpha G op(B)^T` (`alpha op(B)
 /// G^T` when `A` is transposed) and `dB += alpha op(A)^T G` (`alpha G^T
 /// op(A)` when `B` is), each one `gemm`.
 fn gemm_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
-    let (r, [ta_flag, tb_flag]) = gemm(op)?;
+    let (r, flags) = scaled_product(op)?;
     if !s.activity.is_active(r.out) {
         return Ok(());
     }
-    let ta = constant_flag(op, ta_flag, "transa")?;
-    let tb = constant_flag(op, tb_flag, "transb")?;
+    let ta = constant_flag(op, flags[0], "transa")?;
+    let tb = constant_flag(op, flags[1], "transb")?;
     let p = prefix(op);
     let [a, bm] = r.factors;
-    scaled_product_reverse(
-        s,
-        op,
-        &r,
-        &|b, alpha, a, bm, into| {
-            let one = b.float(into.ty().element(), 1.0);
-            let (fa, fb) = (flag(b, ta), flag(b, tb));
-            call(b, p, "gemm", &[fa, fb, alpha, a, bm, one, into], &[]);
-        },
-        &|s, alpha, a_value, b_value, g| {
-            let one = s.b.float(g.ty().element(), 1.0);
-            if s.activity.is_active(a) {
-                let da = s.shadow(op, a)?;
-                let b = &mut s.b;
-                let (x, y, fx, fy) = if ta {
-                    (b_value, g, tb, true)
-                } else {
-                    (g, b_value, false, !tb)
-                };
-                let (fx, fy) = (flag(b, fx), flag(b, fy));
-                call(b, p, "gemm", &[fx, fy, alpha, x, y, one, da], &[]);
-            }
-            if s.activity.is_active(bm) {
-                let db = s.shadow(op, bm)?;
-                let b = &mut s.b;
-                let (x, y, fx, fy) = if tb {
-                    (g, a_value, true, ta)
-                } else {
-                    (a_value, g, !ta, false)
-                };
-                let (fx, fy) = (flag(b, fx), flag(b, fy));
-                call(b, p, "gemm", &[fx, fy, alpha, x, y, one, db], &[]);
-            }
-            Ok(())
-        },
-    )
+    scaled_product_reverse(s, op, &[ta, tb], &|s, alpha, a_value, b_value, g| {
+        let one = s.b.float(g.ty().element(), 1.0);
+        if s.activity.is_active(a) {
+            let da = s.shadow(op, a)?;
+            let b = &mut s.b;
+            let (x, y, fx, fy) = if ta {
+                (b_value, g, tb, true)
+            } else {
+                (g, b_value, false, !tb)
+            };
+            let (fx, fy) = (flag(b, fx), flag(b, fy));
+            call(b, p, "gemm", &[fx, fy, alpha, x, y, one, da], &[]);
+        }
+        if s.activity.is_active(bm) {
+            let db = s.shadow(op, bm)?;
+            let b = &mut s.b;
+            let (x, y, fx, fy) = if tb {
+                (g, a_value, true, ta)
+            } else {
+                (a_value, g, !ta, false)
+            };
+            let (fx, fy) = (flag(b, fx), flag(b, fy));
+            call(b, p, "gemm", &[fx, fy, alpha, x, y, one, db], &[]);
+        }
+        Ok(())
+    })
 }
 
 /// `dot(x, y)`: tangent `dot(dx, y) + dot(x, dy)`.
@@ -861,75 +864,40 @@ fn asum_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     Ok(())
 }
 
-/// `gemv(t, alpha, A, x, beta, y)`: `y = alpha op(A) x + beta y`.
-fn gemv(op: Op) -> Result<(ScaledProduct, Value), Error> {
-    let [t, alpha, a, x, beta, y] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?gemv takes 6 operands"));
-    };
-    Ok((
-        ScaledProduct {
-            alpha,
-            factors: [a, x],
-            beta,
-            out: y,
-        },
-        t,
-    ))
-}
-
-fn gemv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
-    let (r, t) = gemv(op)?;
-    let p = prefix(op);
-    scaled_product_forward(s, op, &r, &|b, alpha, a, x, into| {
-        let one = b.float(into.ty().element(), 1.0);
-        call(b, p, "gemv", &[t, alpha, a, x, one, into], &[]);
-    })
-}
-
 /// With the transpose a constant: `dA += alpha G x^T` (`alpha x G^T` when
 /// transposed) by `ger`, and `dx += alpha op(A)^T G` by `gemv`.
 fn gemv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
-    let (r, t) = gemv(op)?;
+    let (r, flags) = scaled_product(op)?;
     if !s.activity.is_active(r.out) {
         return Ok(());
     }
-    let transposed = constant_flag(op, t, "trans")?;
+    let transposed = constant_flag(op, flags[0], "trans")?;
     let p = prefix(op);
     let [a, x] = r.factors;
-    scaled_product_reverse(
-        s,
-        op,
-        &r,
-        &|b, alpha, a, x, into| {
-            let one = b.float(into.ty().element(), 1.0);
-            let t = flag(b, transposed);
-            call(b, p, "gemv", &[t, alpha, a, x, one, into], &[]);
-        },
-        &|s, alpha, a_value, x_value, g| {
-            if s.activity.is_active(a) {
-                let da = s.shadow(op, a)?;
-                let (u, v) = if transposed {
-                    (x_value, g)
-                } else {
-                    (g, x_value)
-                };
-                call(&mut s.b, p, "ger", &[alpha, u, v, da], &[]);
-            }
-            if s.activity.is_active(x) {
-                let dx = s.shadow(op, x)?;
-                let one = s.b.float(g.ty().element(), 1.0);
-                let flipped = flag(&mut s.b, !transposed);
-                call(
-                    &mut s.b,
-                    p,
-                    "gemv",
-                    &[flipped, alpha, a_value, g, one, dx],
-                    &[],
-                );
-            }
-            Ok(())
-        },
-    )
+    scaled_product_reverse(s, op, &[transposed], &|s, alpha, a_value, x_value, g| {
+        if s.activity.is_active(a) {
+            let da = s.shadow(op, a)?;
+            let (u, v) = if transposed {
+                (x_value, g)
+            } else {
+                (g, x_value)
+            };
+            call(&mut s.b, p, "ger", &[alpha, u, v, da], &[]);
+        }
+        if s.activity.is_active(x) {
+            let dx = s.shadow(op, x)?;
+            let one = s.b.float(g.ty().element(), 1.0);
+            let flipped = flag(&mut s.b, !transposed);
+            call(
+                &mut s.b,
+                p,
+                "gemv",
+                &[flipped, alpha, a_value, g, one, dx],
+                &[],
+            );
+        }
+        Ok(())
+    })
 }
 
 /// A triangular routine's operands, its flags constants: `trmv`/`trsv`
@@ -1580,95 +1548,36 @@ fn add_folded(b: &mut Builder, into: Value, m: Value) {
     );
 }
 
-/// `symv(lower, alpha, A, x, beta, y)`: `y = alpha S x + beta y`, `S` the
-/// symmetric matrix of `A`'s triangle.
-fn symv(op: Op) -> Result<(ScaledProduct, Value), Error> {
-    let [lower, alpha, a, x, beta, y] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?symv takes 6 operands"));
-    };
-    let r = ScaledProduct {
-        alpha,
-        factors: [a, x],
-        beta,
-        out: y,
-    };
-    Ok((r, lower))
-}
-
-fn symv_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
-    let (r, lower) = symv(op)?;
-    let p = prefix(op);
-    scaled_product_forward(s, op, &r, &|b, alpha, a, x, into| {
-        let one = b.float(into.ty().element(), 1.0);
-        call(b, p, "symv", &[lower, alpha, a, x, one, into], &[]);
-    })
-}
-
 /// With the triangle a constant: `dx += alpha S G` (`symv`) and the
 /// triangle of `dA` gets the fold of `alpha G x^T` (`ger`).
 fn symv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
-    let (r, lower) = symv(op)?;
+    let (r, flags) = scaled_product(op)?;
     if !s.activity.is_active(r.out) {
         return Ok(());
     }
-    let lower = constant_flag(op, lower, "the triangle flag")?;
+    let lower = constant_flag(op, flags[0], "the triangle flag")?;
     let p = prefix(op);
     let [a, x] = r.factors;
-    scaled_product_reverse(
-        s,
-        op,
-        &r,
-        &|b, alpha, a, x, into| {
-            let one = b.float(into.ty().element(), 1.0);
-            let lower = flag(b, lower);
-            call(b, p, "symv", &[lower, alpha, a, x, one, into], &[]);
-        },
-        &|s, alpha, a_value, x_value, g| {
-            let element = g.ty().element();
-            if s.activity.is_active(a) {
-                let da = s.shadow(op, a)?;
-                let b = &mut s.b;
-                let outer = scratch(b, a);
-                let zero = b.float(element, 0.0);
-                crate::forward::fill(b, zero, outer);
-                call(b, p, "ger", &[alpha, g, x_value, outer], &[]);
-                let view = lower_view(b, da, lower);
-                add_folded(b, view, outer);
-                dealloc(b, outer);
-            }
-            if s.activity.is_active(x) {
-                let dx = s.shadow(op, x)?;
-                let b = &mut s.b;
-                let (one, lower) = (b.float(element, 1.0), flag(b, lower));
-                call(b, p, "symv", &[lower, alpha, a_value, g, one, dx], &[]);
-            }
-            Ok(())
-        },
-    )
-}
-
-/// `symm(right, lower, alpha, A, B, beta, C)`: `C = alpha S B + beta C`
-/// (`alpha B S + beta C` from the right), `S` the symmetric matrix of
-/// `A`'s triangle.
-fn symm(op: Op) -> Result<(ScaledProduct, [Value; 2]), Error> {
-    let [right, lower, alpha, a, bm, beta, c] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?symm takes 7 operands"));
-    };
-    let r = ScaledProduct {
-        alpha,
-        factors: [a, bm],
-        beta,
-        out: c,
-    };
-    Ok((r, [right, lower]))
-}
-
-fn symm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
-    let (r, [right, lower]) = symm(op)?;
-    let p = prefix(op);
-    scaled_product_forward(s, op, &r, &|b, alpha, a, bm, into| {
-        let one = b.float(into.ty().element(), 1.0);
-        call(b, p, "symm", &[right, lower, alpha, a, bm, one, into], &[]);
+    scaled_product_reverse(s, op, &[lower], &|s, alpha, a_value, x_value, g| {
+        let element = g.ty().element();
+        if s.activity.is_active(a) {
+            let da = s.shadow(op, a)?;
+            let b = &mut s.b;
+            let outer = scratch(b, a);
+            let zero = b.float(element, 0.0);
+            crate::forward::fill(b, zero, outer);
+            call(b, p, "ger", &[alpha, g, x_value, outer], &[]);
+            let view = lower_view(b, da, lower);
+            add_folded(b, view, outer);
+            dealloc(b, outer);
+        }
+        if s.activity.is_active(x) {
+            let dx = s.shadow(op, x)?;
+            let b = &mut s.b;
+            let (one, lower) = (b.float(element, 1.0), flag(b, lower));
+            call(b, p, "symv", &[lower, alpha, a_value, g, one, dx], &[]);
+        }
+        Ok(())
     })
 }
 
@@ -1676,48 +1585,36 @@ fn symm_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
 /// right), by `symm`, and the triangle of `dA` gets the fold of `alpha G
 /// B^T` (`alpha B^T G` from the right), by `gemm`.
 fn symm_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
-    let (r, [right, lower]) = symm(op)?;
+    let (r, flags) = scaled_product(op)?;
     if !s.activity.is_active(r.out) {
         return Ok(());
     }
-    let right = constant_flag(op, right, "the side flag")?;
-    let lower = constant_flag(op, lower, "the triangle flag")?;
+    let right = constant_flag(op, flags[0], "the side flag")?;
+    let lower = constant_flag(op, flags[1], "the triangle flag")?;
     let p = prefix(op);
     let [a, bm] = r.factors;
-    let product = move |b: &mut Builder, alpha, a, bm, into, beta| {
-        let (fr, fl) = (flag(b, right), flag(b, lower));
-        call(b, p, "symm", &[fr, fl, alpha, a, bm, beta, into], &[]);
-    };
-    scaled_product_reverse(
-        s,
-        op,
-        &r,
-        &|b, alpha, a, bm, into| {
-            let one = b.float(into.ty().element(), 1.0);
-            product(b, alpha, a, bm, into, one);
-        },
-        &|s, alpha, a_value, b_value, g| {
-            let element = g.ty().element();
-            if s.activity.is_active(a) {
-                let da = s.shadow(op, a)?;
-                let b = &mut s.b;
-                let outer = scratch(b, a);
-                let zero = b.float(element, 0.0);
-                let (u, v) = if right { (b_value, g) } else { (g, b_value) };
-                let (fu, fv) = (flag(b, right), flag(b, !right));
-                call(b, p, "gemm", &[fu, fv, alpha, u, v, zero, outer], &[]);
-                let view = lower_view(b, da, lower);
-                add_folded(b, view, outer);
-                dealloc(b, outer);
-            }
-            if s.activity.is_active(bm) {
-                let db = s.shadow(op, bm)?;
-                let one = s.b.float(element, 1.0);
-                product(&mut s.b, alpha, a_value, g, db, one);
-            }
-            Ok(())
-        },
-    )
+    scaled_product_reverse(s, op, &[right, lower], &|s, alpha, a_value, b_value, g| {
+        let element = g.ty().element();
+        if s.activity.is_active(a) {
+            let da = s.shadow(op, a)?;
+            let b = &mut s.b;
+            let outer = scratch(b, a);
+            let zero = b.float(element, 0.0);
+            let (u, v) = if right { (b_value, g) } else { (g, b_value) };
+            let (fu, fv) = (flag(b, right), flag(b, !right));
+            call(b, p, "gemm", &[fu, fv, alpha, u, v, zero, outer], &[]);
+            let view = lower_view(b, da, lower);
+            add_folded(b, view, outer);
+            dealloc(b, outer);
+        }
+        if s.activity.is_active(bm) {
+            let db = s.shadow(op, bm)?;
+            let b = &mut s.b;
+            let (fr, fl) = (flag(b, right), flag(b, lower));
+            product_again(b, op, &[fr, fl], [alpha, a_value, g, db]);
+        }
+        Ok(())
+    })
 }
 
 /// `syrk(lower, trans, alpha, A, beta, C)`: `C = alpha op(A) op(A)^T +
@@ -2041,73 +1938,6 @@ fn getrf_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     Ok(())
 }
 
-/// `getrs(trans, LU, ipiv, B)`: `B = op(A)^-1 B`, `A = P L U` from packed
-/// factors. Tangent `dX = op(A)^-1 (dB - op(dA) X)`, `dA` from the
-/// factors' tangent; adjoints `H = op(A)^-T G` (in place: the old `B`'s
-/// adjoint) and the factors' adjoint from `dA = -H X^T` (`-X H^T`
-/// transposed).
-fn getrs_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
-    let [trans, lu, ipiv, bm] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?getrs takes 4 operands"));
-    };
-    if !s.is_active(bm) {
-        return Ok(());
-    }
-    let (p, mut b) = (prefix(op), Builder::after(op));
-    let db = s.shadow(op, bm)?;
-    if s.is_active(lu) {
-        let dlu = s.shadow(op, lu)?;
-        let da = lu_tangent(&mut b, p, lu, ipiv, dlu);
-        let element = bm.ty().element();
-        let (one, minus) = (b.float(element, 1.0), b.float(element, -1.0));
-        let n = flag(&mut b, false);
-        call(&mut b, p, "gemm", &[trans, n, minus, da, bm, one, db], &[]);
-        dealloc(&mut b, da);
-    }
-    let i32_type = b.ctx.ty("i32");
-    call(&mut b, p, "getrs", &[trans, lu, ipiv, db], &[i32_type]);
-    Ok(())
-}
-
-fn getrs_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
-    let [trans, lu, ipiv, bm] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?getrs takes 4 operands"));
-    };
-    if !s.activity.is_active(bm) {
-        return Ok(());
-    }
-    let trans = constant_flag(op, trans, "the transpose flag")?;
-    let p = prefix(op);
-    let factors = (saved(s, op, lu)?, saved(s, op, ipiv)?);
-    let x = if s.activity.is_active(lu) {
-        Some(saved_after(s, op, bm)?)
-    } else {
-        None
-    };
-    let g = s.shadow(op, bm)?;
-    let dlu = x.map(|_| s.shadow(op, lu)).transpose()?;
-    let b = &mut s.b;
-    let (flipped, i32_type) = (flag(b, !trans), b.ctx.ty("i32"));
-    call(
-        b,
-        p,
-        "getrs",
-        &[flipped, factors.0, factors.1, g],
-        &[i32_type],
-    );
-    if let (Some(x), Some(dlu)) = (x, dlu) {
-        let element = g.ty().element();
-        let (zero, minus) = (b.float(element, 0.0), b.float(element, -1.0));
-        let abar = scratch(b, dlu);
-        let (u, v) = if trans { (x, g) } else { (g, x) };
-        let (n, t) = (flag(b, false), flag(b, true));
-        call(b, p, "gemm", &[n, t, minus, u, v, zero, abar], &[]);
-        add_lu_adjoint(b, p, factors, abar, dlu);
-        dealloc(b, abar);
-    }
-    Ok(())
-}
-
 /// `getri(LU, ipiv)`: `A^-1` over the packed factors of `A = P L U`.
 /// Tangent `-A^-1 dA A^-1`, `dA` from the factors' tangent; adjoint of the
 /// factors from `dA = -A^-T G A^-T`.
@@ -2172,8 +2002,9 @@ fn getri_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
 /// `sytrf(lower, A, ipiv)`: Bunch-Kaufman `A = L D L^T` over `A`'s
 /// triangle. The factor's tangent and adjoint are not those of its packed
 /// entries but stay those of the matrix it factors (on the triangle), which
-/// is what `sytrs`'s rule reads: so the rule computes nothing, and checks
-/// that nothing but `sytrs` reads the factor after the call.
+/// is what `sytrs`'s rule ([`factored_solve_forward`]) reads: so the rule
+/// computes nothing, and checks that nothing but `sytrs` reads the factor
+/// after the call.
 fn sytrf_forward(_: &mut FunctionState, op: Op) -> Result<(), Error> {
     read_only_by_sytrs(op)
 }
@@ -2262,72 +2093,6 @@ fn symmetric_of(b: &mut Builder, f: Value, lower: bool) -> Value {
         },
     );
     full
-}
-
-/// `sytrs(lower, F, ipiv, B)`: `B = A^-1 B`, `A` factored by `sytrf` into
-/// `F`, whose shadow holds `A`'s (see [`sytrf_forward`]). Tangent `dX =
-/// A^-1 (dB - dA X)`; adjoints `H = A^-1 G` (in place) and the triangle of
-/// `dA` gets the fold of `-H X^T`.
-fn sytrs_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
-    let [lower, f, ipiv, bm] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?sytrs takes 4 operands"));
-    };
-    if !s.is_active(bm) {
-        return Ok(());
-    }
-    let lower_flag = constant_flag(op, lower, "the triangle flag")?;
-    let (p, mut b) = (prefix(op), Builder::after(op));
-    let db = s.shadow(op, bm)?;
-    if s.is_active(f) {
-        let da = symmetric_of(&mut b, s.shadow(op, f)?, lower_flag);
-        let element = bm.ty().element();
-        let (one, minus) = (b.float(element, 1.0), b.float(element, -1.0));
-        let n = flag(&mut b, false);
-        call(&mut b, p, "gemm", &[n, n, minus, da, bm, one, db], &[]);
-        dealloc(&mut b, da);
-    }
-    let i32_type = b.ctx.ty("i32");
-    call(&mut b, p, "sytrs", &[lower, f, ipiv, db], &[i32_type]);
-    Ok(())
-}
-
-fn sytrs_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
-    let [lower, f, ipiv, bm] = op.operands()[..] else {
-        return Err(error_at(op, "moonrt_?sytrs takes 4 operands"));
-    };
-    if !s.activity.is_active(bm) {
-        return Ok(());
-    }
-    let lower = constant_flag(op, lower, "the triangle flag")?;
-    let p = prefix(op);
-    let (factor, pivots) = (saved(s, op, f)?, saved(s, op, ipiv)?);
-    let x = if s.activity.is_active(f) {
-        Some(saved_after(s, op, bm)?)
-    } else {
-        None
-    };
-    let g = s.shadow(op, bm)?;
-    let df = x.map(|_| s.shadow(op, f)).transpose()?;
-    let b = &mut s.b;
-    let (lower_value, i32_type) = (flag(b, lower), b.ctx.ty("i32"));
-    call(
-        b,
-        p,
-        "sytrs",
-        &[lower_value, factor, pivots, g],
-        &[i32_type],
-    );
-    if let (Some(x), Some(df)) = (x, df) {
-        let element = g.ty().element();
-        let (zero, minus) = (b.float(element, 0.0), b.float(element, -1.0));
-        let outer = scratch(b, df);
-        let (n, t) = (flag(b, false), flag(b, true));
-        call(b, p, "gemm", &[n, t, minus, g, x, zero, outer], &[]);
-        let view = lower_view(b, df, lower);
-        add_folded(b, view, outer);
-        dealloc(b, outer);
-    }
-    Ok(())
 }
 
 /// Vector forward mode (width `N > 1`) of a call `op` with the rule
@@ -2434,4 +2199,107 @@ fn lane_view(b: &mut Builder, t: Value, ty: Type, k: i64) -> Value {
         ("static_strides", attr(format!("array<i64: {strides}>"))),
     ];
     b.value("memref.subview", &operands, lane, &attrs)
+}
+
+/// `getrs(trans, LU, ipiv, B)` and `sytrs(lower, F, ipiv, B)`: `B =
+/// op(A)^-1 B` from `getrf`'s packed factors of `A = P L U`, or `A^-1 B`
+/// from `sytrf`'s factor, whose shadow holds `A`'s (see
+/// [`sytrf_forward`]). Tangent `dX = op(A)^-1 (dB - op(dA) X)`, `dA` from
+/// the factors' tangent; adjoints `H = op(A)^-T G` (in place: the old
+/// `B`'s adjoint) and, from `dA = -H X^T` (`-X H^T` transposed), the
+/// factors' adjoint (`sytrf`'s: the fold of `dA` onto its triangle).
+fn factored_solve_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    let [flag_value, f, ipiv, bm] = op.operands()[..] else {
+        return Err(error_at(op, "a solve with factors takes 4 operands"));
+    };
+    if !s.is_active(bm) {
+        return Ok(());
+    }
+    let lu = is_lu(op);
+    let (p, mut b) = (prefix(op), Builder::after(op));
+    let db = s.shadow(op, bm)?;
+    if s.is_active(f) {
+        let df = s.shadow(op, f)?;
+        let da = if lu {
+            lu_tangent(&mut b, p, f, ipiv, df)
+        } else {
+            let lower = constant_flag(op, flag_value, "the triangle flag")?;
+            symmetric_of(&mut b, df, lower)
+        };
+        let element = bm.ty().element();
+        let (one, minus) = (b.float(element, 1.0), b.float(element, -1.0));
+        let n = flag(&mut b, false);
+        let trans = if lu { flag_value } else { n };
+        call(&mut b, p, "gemm", &[trans, n, minus, da, bm, one, db], &[]);
+        dealloc(&mut b, da);
+    }
+    let (routine, i32_type) = (if lu { "getrs" } else { "sytrs" }, b.ctx.ty("i32"));
+    call(&mut b, p, routine, &[flag_value, f, ipiv, db], &[i32_type]);
+    Ok(())
+}
+
+fn factored_solve_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
+    let [flag_value, f, ipiv, bm] = op.operands()[..] else {
+        return Err(error_at(op, "a solve with factors takes 4 operands"));
+    };
+    if !s.activity.is_active(bm) {
+        return Ok(());
+    }
+    let lu = is_lu(op);
+    let what = if lu {
+        "the transpose flag"
+    } else {
+        "the triangle flag"
+    };
+    let value = constant_flag(op, flag_value, what)?;
+    let p = prefix(op);
+    let factors = (saved(s, op, f)?, saved(s, op, ipiv)?);
+    let x = if s.activity.is_active(f) {
+        Some(saved_after(s, op, bm)?)
+    } else {
+        None
+    };
+    let g = s.shadow(op, bm)?;
+    let df = x.map(|_| s.shadow(op, f)).transpose()?;
+    let b = &mut s.b;
+    // getrs solves with the transpose flipped; A is symmetric for sytrs.
+    let (routine, again) = if lu {
+        ("getrs", !value)
+    } else {
+        ("sytrs", value)
+    };
+    let (again, i32_type) = (flag(b, again), b.ctx.ty("i32"));
+    call(
+        b,
+        p,
+        routine,
+        &[again, factors.0, factors.1, g],
+        &[i32_type],
+    );
+    if let (Some(x), Some(df)) = (x, df) {
+        let element = g.ty().element();
+        let (zero, minus) = (b.float(element, 0.0), b.float(element, -1.0));
+        let abar = scratch(b, df);
+        let (u, v) = if lu && value { (x, g) } else { (g, x) };
+        let (n, t) = (flag(b, false), flag(b, true));
+        call(b, p, "gemm", &[n, t, minus, u, v, zero, abar], &[]);
+        if lu {
+            add_lu_adjoint(b, p, factors, abar, df);
+        } else {
+            let view = lower_view(b, df, value);
+            add_folded(b, view, abar);
+        }
+        dealloc(b, abar);
+    }
+    Ok(())
+}
+
+/// Whether the solve `op` reads `getrf`'s factors (`getrs`), not
+/// `sytrf`'s.
+fn is_lu(op: Op) -> bool {
+    let callee = op
+        .attr("callee")
+        .and_then(|a| a.string())
+        .unwrap_or_default();
+    lookup(&callee).is_some_and(|rule| rule.routine == "getrs")
 }
