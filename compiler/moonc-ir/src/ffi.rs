@@ -3,12 +3,43 @@
 
 use mlir_sys::{
     MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirLocation, MlirLogicalResult,
-    MlirModule, MlirOpPassManager, MlirOperation, MlirPass, MlirStringRef, MlirType,
+    MlirModule, MlirOpPassManager, MlirOperation, MlirPass, MlirStringRef, MlirType, MlirTypeID,
 };
 use std::ffi::{c_char, c_int, c_void};
 
 /// Creates a new instance of a pass for MLIR; see `moonRegisterPass`.
 pub type MoonPassFactory = unsafe extern "C" fn(user_data: *mut c_void) -> MlirPass;
+
+/// An unsigned integer option of a pass made by `moonCreatePass`.
+#[repr(C)]
+pub struct MoonPassOption {
+    pub name: MlirStringRef,
+    pub description: MlirStringRef,
+    pub default_value: u64,
+}
+
+/// Runs a pass made by `moonCreatePass` on an operation, given the values
+/// of its options; fails the pass by returning failure.
+pub type MoonRunPass = unsafe extern "C" fn(
+    op: MlirOperation,
+    option_values: *const u64,
+    user_data: *mut c_void,
+) -> MlirLogicalResult;
+
+/// What `moonCreatePass` needs to know about a pass (see `Dialects.h`).
+#[repr(C)]
+pub struct MoonPassDefinition {
+    pub type_id: MlirTypeID,
+    pub argument: MlirStringRef,
+    pub summary: MlirStringRef,
+    pub op_name: MlirStringRef,
+    pub n_dependent_dialects: isize,
+    pub dependent_dialects: *const MlirDialectHandle,
+    pub n_options: isize,
+    pub options: *const MoonPassOption,
+    pub run: MoonRunPass,
+    pub user_data: *mut c_void,
+}
 
 unsafe extern "C" {
     /// The handle of the moon dialect, for inserting it into registries.
@@ -16,6 +47,9 @@ unsafe extern "C" {
 
     /// The function type of the function named by `op`'s `callee`, or null.
     pub fn moonGetCalleeType(op: MlirOperation) -> MlirType;
+
+    /// Creates an instance of the pass `definition` describes, with options.
+    pub fn moonCreatePass(definition: *const MoonPassDefinition) -> MlirPass;
 
     /// Registers a pass made by `factory` in MLIR's global pass registry.
     pub fn moonRegisterPass(factory: MoonPassFactory, user_data: *mut c_void);
@@ -49,6 +83,13 @@ unsafe extern "C" {
 
     /// Emits a remark at a location when `--moon-remarks` is on.
     pub fn moonEmitRemark(location: MlirLocation, message: MlirStringRef);
+
+    /// `--moon-blas-min-flops`: the least multiply-adds of a linalg product
+    /// that `moon-cpu-pipeline` hands to BLAS.
+    pub fn moonBlasMinFlops() -> u64;
+
+    /// Sets `--moon-blas-min-flops`.
+    pub fn moonSetBlasMinFlops(flops: u64);
 
     /// Registers moonc's named pipelines in MLIR's global pass registry.
     pub fn moonRegisterPipelines();

@@ -35,6 +35,20 @@ pub fn set_parallel_min_trips(trips: u64) {
     unsafe { ffi::moonSetParallelMinTrips(trips) }
 }
 
+/// `--moon-blas-min-flops`: the least number of multiply-adds of one linalg
+/// matrix product that `moon-cpu-pipeline` hands to moonrt's BLAS (through
+/// `moon-linalg-to-blas{min-flops=N}`; 0: off).
+pub fn blas_min_flops() -> u64 {
+    // SAFETY: reads a global option.
+    unsafe { ffi::moonBlasMinFlops() }
+}
+
+/// Sets `--moon-blas-min-flops` (for the `moonc` driver).
+pub fn set_blas_min_flops(flops: u64) {
+    // SAFETY: writes a global option; pipelines read it only while built.
+    unsafe { ffi::moonSetBlasMinFlops(flops) }
+}
+
 /// Emits `message` as a remark at `location` when `--moon-remarks` is on.
 pub fn remark(location: MlirLocation, message: &str) {
     let text = MlirStringRef {

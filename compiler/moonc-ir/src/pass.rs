@@ -3,11 +3,12 @@
 
 use crate::{Error, ffi};
 use melior::{
-    Context, ContextRef,
+    Context, StringRef,
     dialect::DialectHandle,
     ir::{Location, OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    pass::Pass,
 };
+use mlir_sys::{MlirLogicalResult, MlirOperation};
 use std::{
     ffi::c_void,
     panic::{AssertUnwindSafe, catch_unwind},
@@ -29,25 +30,79 @@ pub struct PassInfo {
     /// The dialects whose operations the pass creates, which MLIR loads
     /// before the pass runs (loading them during a run is not allowed).
     pub dependent_dialects: fn() -> Vec<DialectHandle>,
-    /// Transforms one operation, given the context that owns it. Problems
-    /// are reported as diagnostics at the faulty operation before returning
-    /// `Err(Error::Reported)`.
-    pub run: for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>) -> Result<(), Error>,
+    /// The pass's options (`--moon-foo=name=value`), usually none.
+    pub options: &'static [PassOption],
+    /// Transforms one operation, given the context that owns it and the
+    /// values of the options. Problems are reported as diagnostics at the
+    /// faulty operation before returning `Err(Error::Reported)`.
+    pub run: for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>, OptionValues) -> Result<(), Error>,
+}
+
+/// An unsigned integer option of a pass, set like those of MLIR's own
+/// passes: `--moon-foo=name=value` on `moonc-opt`'s command line,
+/// `moon-foo{name=value}` in a textual pipeline.
+#[derive(Debug)]
+pub struct PassOption {
+    /// The option's name (`min-flops`).
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub description: &'static str,
+    /// The value when the option is not given.
+    pub default: u64,
+}
+
+/// The values of a pass's options for one run.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionValues<'a> {
+    declared: &'static [PassOption],
+    values: &'a [u64],
+}
+
+impl OptionValues<'_> {
+    /// The value of the option `name`. Panics (an internal error) when the
+    /// pass declares no such option.
+    pub fn get(&self, name: &str) -> u64 {
+        let position = self
+            .declared
+            .iter()
+            .position(|o| o.name == name)
+            .unwrap_or_else(|| panic!("the pass declares no option `{name}`"));
+        self.values[position]
+    }
 }
 
 impl PassInfo {
     /// A new instance of the pass, for adding to a pass manager.
     pub fn create(&'static self) -> Pass {
-        create_external(
-            RustPass(self),
+        let dialects: Vec<_> = (self.dependent_dialects)()
+            .iter()
+            .map(|d| d.to_raw())
+            .collect();
+        let options: Vec<_> = self
+            .options
+            .iter()
+            .map(|o| ffi::MoonPassOption {
+                name: StringRef::new(o.name).to_raw(),
+                description: StringRef::new(o.description).to_raw(),
+                default_value: o.default,
+            })
+            .collect();
+        let definition = ffi::MoonPassDefinition {
             // The address of the static `PassInfo` identifies the pass.
-            TypeId::create(self),
-            self.argument,
-            self.argument,
-            self.summary,
-            self.op_name,
-            &(self.dependent_dialects)(),
-        )
+            type_id: TypeId::create(self).to_raw(),
+            argument: StringRef::new(self.argument).to_raw(),
+            summary: StringRef::new(self.summary).to_raw(),
+            op_name: StringRef::new(self.op_name).to_raw(),
+            n_dependent_dialects: dialects.len() as isize,
+            dependent_dialects: dialects.as_ptr(),
+            n_options: options.len() as isize,
+            options: options.as_ptr(),
+            run: run_pass,
+            user_data: self as *const PassInfo as *mut c_void,
+        };
+        // SAFETY: the strings are static, the arrays are copied during the
+        // call, and `run_pass` gets the static `PassInfo` back.
+        unsafe { Pass::from_raw(ffi::moonCreatePass(&definition)) }
     }
 
     /// Registers the pass in MLIR's global pass registry.
@@ -62,45 +117,58 @@ impl PassInfo {
     }
 }
 
-/// The adapter between a [`PassInfo`] and melior's external passes.
-#[derive(Clone)]
-struct RustPass(&'static PassInfo);
-
-impl<'c> RunExternalPass<'c> for RustPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let location = operation.location();
-        let context = operation.context();
-        // SAFETY: `to_ref` points into the local `context`, so the reference
-        // is valid only during this call. The pass gets it only for the call
-        // and cannot keep it: nothing in the IR holds a `&Context`.
-        let context = unsafe { context.to_ref() };
-        let outcome = catch_unwind(AssertUnwindSafe(|| (self.0.run)(context, operation)));
-        match outcome {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => {
-                if !matches!(error, Error::Reported) {
-                    emit_error(location, &format!("{}: {error}", self.0.argument));
-                }
-                pass.signal_failure();
+/// Runs the pass whose `PassInfo` is `user_data` on `op` (MLIR's callback):
+/// an error fails the pass, a panic too, after an "internal compiler
+/// error" diagnostic at `op`.
+unsafe extern "C" fn run_pass(
+    op: MlirOperation,
+    option_values: *const u64,
+    user_data: *mut c_void,
+) -> MlirLogicalResult {
+    // SAFETY: `create` passes a `&'static PassInfo`, and MLIR one value per
+    // option it declares.
+    let info = unsafe { &*(user_data as *const PassInfo) };
+    let values = if info.options.is_empty() {
+        &[]
+    } else {
+        unsafe { std::slice::from_raw_parts(option_values, info.options.len()) }
+    };
+    let options = OptionValues {
+        declared: info.options,
+        values,
+    };
+    // SAFETY: MLIR passes the live operation the pass runs on.
+    let operation = unsafe { OperationRef::from_raw(op) };
+    let location = operation.location();
+    let context = operation.context();
+    // SAFETY: `to_ref` points into the local `context`, so the reference
+    // is valid only during this call. The pass gets it only for the call
+    // and cannot keep it: nothing in the IR holds a `&Context`.
+    let context = unsafe { context.to_ref() };
+    let outcome = catch_unwind(AssertUnwindSafe(|| (info.run)(context, operation, options)));
+    let failed = match outcome {
+        Ok(Ok(())) => false,
+        Ok(Err(error)) => {
+            if !matches!(error, Error::Reported) {
+                emit_error(location, &format!("{}: {error}", info.argument));
             }
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".into());
-                emit_error(
-                    location,
-                    &format!(
-                        "internal compiler error in --{}: {message}",
-                        self.0.argument
-                    ),
-                );
-                pass.signal_failure();
-            }
+            true
         }
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            emit_error(
+                location,
+                &format!("internal compiler error in --{}: {message}", info.argument),
+            );
+            true
+        }
+    };
+    MlirLogicalResult {
+        value: i8::from(!failed),
     }
 }
 
@@ -119,12 +187,18 @@ mod tests {
     use melior::{ir::Module, pass::PassManager};
     use std::sync::{Arc, Mutex};
 
-    fn panics(_: &Context, _: OperationRef) -> Result<(), Error> {
+    fn panics(_: &Context, _: OperationRef, _: OptionValues) -> Result<(), Error> {
         panic!("bad rule table")
     }
 
-    fn reports(_: &Context, op: OperationRef) -> Result<(), Error> {
+    fn reports(_: &Context, op: OperationRef, _: OptionValues) -> Result<(), Error> {
         emit_error(op.location(), "cannot do this");
+        Err(Error::Reported)
+    }
+
+    /// Reports the value of its option `n`.
+    fn shows_option(_: &Context, op: OperationRef, options: OptionValues) -> Result<(), Error> {
+        emit_error(op.location(), &format!("n = {}", options.get("n")));
         Err(Error::Reported)
     }
 
@@ -134,6 +208,7 @@ mod tests {
         description: "",
         op_name: "builtin.module",
         dependent_dialects: Vec::new,
+        options: &[],
         run: panics,
     };
 
@@ -143,9 +218,25 @@ mod tests {
         ..PANICS
     };
 
+    static SHOWS_OPTION: PassInfo = PassInfo {
+        argument: "test-shows-option",
+        options: &[PassOption {
+            name: "n",
+            description: "a number",
+            default: 7,
+        }],
+        run: shows_option,
+        ..PANICS
+    };
+
     /// Runs `pass` on a small module; returns whether it succeeded and the
     /// diagnostics it reported.
     fn run(pass: &'static PassInfo) -> (bool, Vec<String>) {
+        run_pipeline(|manager| manager.add_pass(pass.create()))
+    }
+
+    /// Runs the passes `add` adds on a small module, as `run`.
+    fn run_pipeline(add: impl FnOnce(&PassManager)) -> (bool, Vec<String>) {
         let context = create_context();
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = seen.clone();
@@ -155,7 +246,7 @@ mod tests {
         });
         let mut module = Module::parse(&context, "func.func private @f()").unwrap();
         let manager = PassManager::new(&context);
-        manager.add_pass(pass.create());
+        add(&manager);
         let ok = manager.run(&mut module).is_ok();
         let messages = seen.lock().unwrap().clone();
         (ok, messages)
@@ -176,5 +267,20 @@ mod tests {
         let (ok, messages) = run(&REPORTS);
         assert!(!ok);
         assert_eq!(messages, ["cannot do this"]);
+    }
+
+    #[test]
+    fn an_option_has_its_default_or_the_value_given() {
+        let (_, messages) = run(&SHOWS_OPTION);
+        assert_eq!(messages, ["n = 7"]);
+        SHOWS_OPTION.register();
+        let (_, messages) = run_pipeline(|manager| {
+            melior::utility::parse_pass_pipeline(
+                manager.as_operation_pass_manager(),
+                "builtin.module(test-shows-option{n=42})",
+            )
+            .expect("the pipeline parses");
+        });
+        assert_eq!(messages, ["n = 42"]);
     }
 }

@@ -3,7 +3,10 @@
 //! function (see `moonc-autodiff`).
 
 use melior::{Context, ir::OperationRef};
-use moonc_ir::{Error, pass::PassInfo};
+use moonc_ir::{
+    Error,
+    pass::{OptionValues, PassInfo},
+};
 
 /// The registration of `--moon-autodiff`.
 pub static AUTODIFF: PassInfo = PassInfo {
@@ -91,10 +94,15 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
+    options: &[],
     run,
 };
 
-fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+fn run<'c>(
+    context: &'c Context,
+    module: OperationRef<'c, '_>,
+    _: OptionValues,
+) -> Result<(), Error> {
     crate::vmap::run(module)?;
     crate::hvp_to_jvp::run(module)?;
     crate::grad_to_vjp::run(context, module)?;

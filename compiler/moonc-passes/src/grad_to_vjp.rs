@@ -54,7 +54,8 @@ After:
 "#,
     op_name: "builtin.module",
     dependent_dialects: || vec![arith_dialect_handle(), moon_dialect_handle()],
-    run,
+    options: &[],
+    run: |context, module, _| run(context, module),
 };
 
 /// The attributes of `moon.vjp` itself, which no user attribute may shadow.

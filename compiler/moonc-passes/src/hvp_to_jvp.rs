@@ -49,7 +49,8 @@ func.func private @f_hvp_grad_aa(%x: f64, %y: f64) -> (f64, f64) {
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
-    run: |_, module| run(module),
+    options: &[],
+    run: |_, module, _| run(module),
 };
 
 /// Rewrites every `moon.hvp` in `module`.

@@ -8,7 +8,10 @@
 
 use melior::{Context, ir::OperationRef};
 use moonc_autodiff::ir::Op;
-use moonc_ir::{Error, pass::PassInfo};
+use moonc_ir::{
+    Error,
+    pass::{OptionValues, PassInfo},
+};
 
 /// The registration of `--moon-inline-alloca-scopes`.
 pub static INLINE_ALLOCA_SCOPES: PassInfo = PassInfo {
@@ -25,10 +28,15 @@ runs it after `convert-scf-to-openmp` under `--moon-parallel-min-trips`.
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
+    options: &[],
     run,
 };
 
-fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+fn run<'c>(
+    _context: &'c Context,
+    module: OperationRef<'c, '_>,
+    _: OptionValues,
+) -> Result<(), Error> {
     let module = Op(module.to_raw());
     for scope in module.walk() {
         if scope.name() != "memref.alloca_scope"

@@ -10,6 +10,7 @@ pub mod hvp_to_jvp;
 pub mod inline_alloca_scopes;
 pub mod inline_exp;
 mod kernel;
+pub mod linalg_to_blas;
 mod memory;
 pub mod parallelize;
 pub mod share_sincos;
@@ -49,6 +50,7 @@ pub static PASSES: &[&PassInfo] = &[
     &vmap::VMAP,
     &autodiff::AUTODIFF,
     &uniform_buffers::UNIFORM_BUFFERS,
+    &linalg_to_blas::LINALG_TO_BLAS,
     &inline_exp::INLINE_EXP,
     &share_sincos::SHARE_SINCOS,
     &parallelize::PARALLELIZE,
@@ -84,6 +86,18 @@ pub fn passes_markdown() -> String {
             pass.op_name,
             pass.description.trim()
         );
+        if !pass.options.is_empty() {
+            page += &format!(
+                "\nOptions (`--{0}=name=value`, or `{0}{{name=value}}` in a pipeline):\n\n",
+                pass.argument
+            );
+            for option in pass.options {
+                page += &format!(
+                    "- `{}` (default {}): {}\n",
+                    option.name, option.default, option.description
+                );
+            }
+        }
     }
     page
 }

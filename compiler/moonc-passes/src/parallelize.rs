@@ -14,7 +14,10 @@
 use crate::memory::{disjoint, fresh, root};
 use melior::{Context, ir::OperationRef};
 use moonc_autodiff::ir::{Attr, Block, Builder, Op, Region, Type, Value};
-use moonc_ir::{Error, pass::PassInfo};
+use moonc_ir::{
+    Error,
+    pass::{OptionValues, PassInfo},
+};
 
 /// The registration of `--moon-parallelize`.
 pub static PARALLELIZE: PassInfo = PassInfo {
@@ -85,6 +88,7 @@ After:
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
+    options: &[],
     run,
 };
 
@@ -102,7 +106,11 @@ const BODY_OPS: &[&str] = &[
     "scf.yield",
 ];
 
-fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+fn run<'c>(
+    _context: &'c Context,
+    module: OperationRef<'c, '_>,
+    _: OptionValues,
+) -> Result<(), Error> {
     let min_trips = moonc_ir::options::parallel_min_trips();
     if min_trips == 0 {
         return Ok(());

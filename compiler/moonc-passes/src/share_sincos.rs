@@ -19,7 +19,10 @@ use crate::kernel::{Kernel, LOOPS, in_loop, rebuild};
 use crate::memory::{VIEWS, disjoint, fresh, root};
 use melior::{Context, ir::OperationRef};
 use moonc_autodiff::ir::{Block, Builder, Op, Region, Type, Value};
-use moonc_ir::{Error, pass::PassInfo};
+use moonc_ir::{
+    Error,
+    pass::{OptionValues, PassInfo},
+};
 use std::collections::HashMap;
 
 /// The registration of `--moon-share-sincos`.
@@ -87,6 +90,7 @@ After:
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
+    options: &[],
     run,
 };
 
@@ -141,7 +145,11 @@ struct Pair {
     chain: Vec<Op>,
 }
 
-fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+fn run<'c>(
+    _context: &'c Context,
+    module: OperationRef<'c, '_>,
+    _: OptionValues,
+) -> Result<(), Error> {
     let module = Op(module.to_raw());
     let found = sin_cos_of_one_value(module);
     // Arguments that are sines, cosines, tanh or erf are within [-1, 1]

@@ -10,7 +10,10 @@ use melior::{Context, ir::OperationRef};
 use moonc_autodiff::activity::split_ins_outs;
 use moonc_autodiff::ir::{Builder, Op, Value};
 use moonc_autodiff::rules::{indexing_maps, projected_dims};
-use moonc_ir::{Error, pass::PassInfo};
+use moonc_ir::{
+    Error,
+    pass::{OptionValues, PassInfo},
+};
 use std::collections::HashMap;
 
 /// The registration of `--moon-uniform-buffers`.
@@ -78,10 +81,15 @@ linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
+    options: &[],
     run,
 };
 
-fn run<'c>(_context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+fn run<'c>(
+    _context: &'c Context,
+    module: OperationRef<'c, '_>,
+    _: OptionValues,
+) -> Result<(), Error> {
     let module = Op(module.to_raw());
     let allocs: Vec<Op> = module
         .walk()

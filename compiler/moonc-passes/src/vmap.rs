@@ -62,7 +62,8 @@ scf.for %b = %c0 to %n step %c1 {
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
-    run: |_, module| run(module),
+    options: &[],
+    run: |_, module, _| run(module),
 };
 
 /// More expansions than this means a function maps itself.

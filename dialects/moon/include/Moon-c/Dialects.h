@@ -26,6 +26,52 @@ MLIR_CAPI_EXPORTED MlirType moonGetCalleeType(MlirOperation op);
 /// needs one. Ownership of the returned pass goes to MLIR.
 typedef MlirPass (*MoonPassFactory)(void *userData);
 
+/// An unsigned integer option of a moonc pass: `name=value` in a textual
+/// pipeline (`moon-foo{name=value}`) or on `moonc-opt`'s command line
+/// (`--moon-foo=name=value`).
+typedef struct {
+  MlirStringRef name;
+  MlirStringRef description;
+  uint64_t defaultValue;
+} MoonPassOption;
+
+/// Runs a moonc pass on `op`. `optionValues` holds the value of each option
+/// the pass declares, in order. Returns failure, after reporting
+/// diagnostics, to fail the pass.
+typedef MlirLogicalResult (*MoonRunPass)(MlirOperation op,
+                                         const uint64_t *optionValues,
+                                         void *userData);
+
+/// What `moonCreatePass` needs to know about a pass implemented outside
+/// C++. The strings must outlive every instance of the pass (moonc's are
+/// static); the arrays are copied.
+typedef struct {
+  /// Identifies the pass (one per pass, not per instance).
+  MlirTypeID typeID;
+  /// The flag naming the pass, without dashes: `moon-grad-to-vjp`.
+  MlirStringRef argument;
+  /// One line for `--help`.
+  MlirStringRef summary;
+  /// The operation the pass runs on (`builtin.module`, `func.func`).
+  MlirStringRef opName;
+  /// The dialects whose operations the pass creates.
+  intptr_t nDependentDialects;
+  const MlirDialectHandle *dependentDialects;
+  /// The pass's options, in the order `run` receives their values.
+  intptr_t nOptions;
+  const MoonPassOption *options;
+  /// Runs the pass, given `userData`.
+  MoonRunPass run;
+  void *userData;
+} MoonPassDefinition;
+
+/// Creates an instance of the pass `definition` describes. Unlike MLIR's
+/// external passes (`mlirCreateExternalPass`), it has options, which MLIR
+/// parses and prints like those of its own passes. Ownership of the pass
+/// goes to the caller (usually a pass manager or a `MoonPassFactory`).
+MLIR_CAPI_EXPORTED MlirPass
+moonCreatePass(const MoonPassDefinition *definition);
+
 /// Registers a pass created by `factory` in MLIR's global pass registry, so
 /// that it can be named in textual pipelines and as a `--flag` of
 /// `moonOptMain`. The pass's argument and description are read from one
@@ -68,6 +114,19 @@ MLIR_CAPI_EXPORTED uint64_t moonParallelMinTrips(void);
 
 /// Sets `--moon-parallel-min-trips` (for drivers that parse their own flags).
 MLIR_CAPI_EXPORTED void moonSetParallelMinTrips(uint64_t trips);
+
+/// The default of `--moon-blas-min-flops`, chosen by the benchmark in
+/// `bench/blas/threshold.sh` (see docs/linalg-to-blas.md); the same as
+/// `moon-linalg-to-blas`'s `min-flops` (`DEFAULT_MIN_FLOPS` in Rust).
+#define MOON_BLAS_DEFAULT_MIN_FLOPS 1500
+
+/// The least number of multiply-adds of one linalg matrix product that
+/// `moon-cpu-pipeline` hands to moonrt's BLAS (`--moon-blas-min-flops`, the
+/// `min-flops` option it gives `moon-linalg-to-blas`); 0 when that is off.
+MLIR_CAPI_EXPORTED uint64_t moonBlasMinFlops(void);
+
+/// Sets `--moon-blas-min-flops` (for drivers that parse their own flags).
+MLIR_CAPI_EXPORTED void moonSetBlasMinFlops(uint64_t flops);
 
 /// Registers moonc's named pipelines (`moon-cpu-pipeline`) in MLIR's global
 /// pass registry.

@@ -28,8 +28,17 @@ uint64_t getParallelMinTrips();
 /// Sets `--moon-parallel-min-trips` (for drivers that parse their own flags).
 void setParallelMinTrips(uint64_t trips);
 
+/// `--moon-blas-min-flops`: the least number of multiply-adds of a linalg
+/// matrix product that `moon-linalg-to-blas` hands to BLAS in
+/// `moon-cpu-pipeline`; 0 when that is off.
+uint64_t getBlasMinFlops();
+
+/// Sets `--moon-blas-min-flops` (for drivers that parse their own flags).
+void setBlasMinFlops(uint64_t flops);
+
 /// The passes of `moon-cpu-pipeline` under the current options: those of
-/// `kCpuPipeline`, with moon-parallelize and the OpenMP conversions when
+/// `kCpuPipeline`, `moon-linalg-to-blas` given `--moon-blas-min-flops` (left
+/// out when it is 0), and moon-parallelize and the OpenMP conversions when
 /// `--moon-parallel-min-trips` is on.
 std::string cpuPipeline();
 

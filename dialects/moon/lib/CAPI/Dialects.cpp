@@ -39,6 +39,73 @@ MlirType moonGetCalleeType(MlirOperation op) {
   return wrap(llvm::dyn_cast<mlir::FunctionType>(function.getFunctionType()));
 }
 
+namespace {
+/// A pass implemented outside C++ (one of moonc's Rust passes), run through
+/// a callback. It differs from MLIR's external passes in its options:
+/// unsigned integers, declared by the definition, which MLIR parses from
+/// pipelines and command lines and prints back.
+class MoonPass : public mlir::Pass {
+public:
+  explicit MoonPass(const MoonPassDefinition &definition)
+      : Pass(unwrap(definition.typeID), unwrap(definition.opName)),
+        definition(definition),
+        dialects(definition.dependentDialects,
+                 definition.dependentDialects + definition.nDependentDialects),
+        declared(definition.options, definition.options + definition.nOptions) {
+    // The copies are what clones are made from.
+    this->definition.dependentDialects = dialects.data();
+    this->definition.options = declared.data();
+    for (const MoonPassOption &option : declared)
+      options.push_back(std::make_unique<Option<uint64_t>>(
+          *this, unwrap(option.name),
+          llvm::cl::desc(unwrap(option.description)),
+          llvm::cl::init(option.defaultValue)));
+  }
+
+  llvm::StringRef getName() const override {
+    return unwrap(definition.argument);
+  }
+  llvm::StringRef getArgument() const override {
+    return unwrap(definition.argument);
+  }
+  llvm::StringRef getDescription() const override {
+    return unwrap(definition.summary);
+  }
+
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    for (MlirDialectHandle handle : dialects)
+      mlirDialectHandleInsertDialect(handle, wrap(&registry));
+  }
+
+  bool canScheduleOn(mlir::RegisteredOperationName name) const override {
+    return name.getStringRef() == getOpName();
+  }
+
+  void runOnOperation() override {
+    std::vector<uint64_t> values;
+    for (const auto &option : options)
+      values.push_back(*option);
+    if (mlirLogicalResultIsFailure(definition.run(
+            wrap(getOperation()), values.data(), definition.userData)))
+      signalPassFailure();
+  }
+
+  std::unique_ptr<mlir::Pass> clonePass() const override {
+    return std::make_unique<MoonPass>(definition);
+  }
+
+private:
+  MoonPassDefinition definition;
+  std::vector<MlirDialectHandle> dialects;
+  std::vector<MoonPassOption> declared;
+  std::vector<std::unique_ptr<Option<uint64_t>>> options;
+};
+} // namespace
+
+MlirPass moonCreatePass(const MoonPassDefinition *definition) {
+  return wrap(static_cast<mlir::Pass *>(new MoonPass(*definition)));
+}
+
 void moonRegisterPass(MoonPassFactory factory, void *userData) {
   mlir::registerPass([factory, userData]() -> std::unique_ptr<mlir::Pass> {
     return std::unique_ptr<mlir::Pass>(unwrap(factory(userData)));
@@ -96,6 +163,10 @@ uint64_t moonParallelMinTrips() { return mlir::moon::getParallelMinTrips(); }
 void moonSetParallelMinTrips(uint64_t trips) {
   mlir::moon::setParallelMinTrips(trips);
 }
+
+uint64_t moonBlasMinFlops() { return mlir::moon::getBlasMinFlops(); }
+
+void moonSetBlasMinFlops(uint64_t flops) { mlir::moon::setBlasMinFlops(flops); }
 
 void moonRegisterPipelines() { mlir::moon::registerMoonPipelines(); }
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Moon/MoonPipelines.h"
+#include "Moon-c/Dialects.h"
 
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -18,6 +19,12 @@ namespace mlir::moon {
 // - buffers that hold one value everywhere (the broadcast adjoint of a sum)
 //   become that value (moon-uniform-buffers, a Rust pass), while they are
 //   still linalg ops;
+// - linalg matrix products (matmul, matvec, vecmat, dot, batch_matmul, and
+//   the linalg.generics that are these products, as reverse mode makes
+//   them) with at least --moon-blas-min-flops multiply-adds become calls of
+//   moonrt's BLAS (moon-linalg-to-blas, a Rust pass), after
+//   differentiation and batching, which moonc runs before this pipeline,
+//   and before linalg becomes loops; the smaller ones stay linalg;
 // - linalg (on memrefs) and vector transfers then become scf loops;
 // - f64 exps in loops that compute no other library math function are
 //   computed inline (moon-inline-exp, a Rust pass: the pipeline is built
@@ -64,19 +71,35 @@ static llvm::cl::opt<uint64_t> parallelMinTrips(
                    "(0, the default, turns this off)"),
     llvm::cl::init(0));
 
+static llvm::cl::opt<uint64_t> blasMinFlops(
+    "moon-blas-min-flops",
+    llvm::cl::desc("Call moonrt's BLAS for linalg matrix products (matmul, "
+                   "matvec, vecmat, dot, batch_matmul) of at least this many "
+                   "multiply-adds per call in moon-cpu-pipeline (0 turns "
+                   "this off)"),
+    llvm::cl::init(MOON_BLAS_DEFAULT_MIN_FLOPS));
+
+uint64_t getBlasMinFlops() { return blasMinFlops; }
+
+void setBlasMinFlops(uint64_t flops) { blasMinFlops = flops; }
+
 uint64_t getParallelMinTrips() { return parallelMinTrips; }
 
 void setParallelMinTrips(uint64_t trips) { parallelMinTrips = trips; }
 
 std::string cpuPipeline() {
   std::string pipeline = kCpuPipeline;
-  if (parallelMinTrips == 0)
-    return pipeline;
   auto insertAfter = [&](llvm::StringRef anchor, llvm::StringRef passes) {
     size_t at = pipeline.find(anchor.str());
     assert(at != std::string::npos && "anchor pass in the pipeline");
     pipeline.insert(at + anchor.size(), passes.str());
   };
+  if (blasMinFlops != 0)
+    insertAfter(
+        "moon-uniform-buffers,",
+        "moon-linalg-to-blas{min-flops=" + std::to_string(blasMinFlops) + "},");
+  if (parallelMinTrips == 0)
+    return pipeline;
   insertAfter("moon-share-sincos,",
               "canonicalize,cse,loop-invariant-code-motion,moon-parallelize,"
               "convert-scf-to-openmp,"
