@@ -118,10 +118,10 @@ impl Activity {
             }
             "func.call" | "moon.jvp" => {
                 // The callee may store active values into any buffer it is
-                // given.
+                // given (a routine with a BLAS rule: into those it writes).
                 if self.any_active(&operands) {
-                    let buffers = operands.iter().filter(|v| v.ty().is_memref());
-                    for &v in buffers.chain(&results) {
+                    let buffers = crate::reverse::written_operands(op);
+                    for &v in buffers.iter().chain(&results) {
                         changed |= self.mark(v);
                     }
                 }
