@@ -483,12 +483,16 @@ pub extern "C" fn moonrt_blas_time_reset() {
     BLAS_TIME_NS.store(0, Ordering::Relaxed);
 }
 
+/// An entry point's name, built only for an error: (`s` or `d`, routine).
+pub(crate) type Name = (&'static str, &'static str);
+
 /// Runs a BLAS entry point, timed ([`moonrt_blas_time_ns`]): reports its
 /// error (prefixed with its name) through `moonrt_last_error`, returning
 /// `fallback` then.
-fn report<R>(name: &str, fallback: R, body: impl FnOnce() -> Result<R, String>) -> R {
+fn report<R>(name: Name, fallback: R, body: impl FnOnce() -> Result<R, String>) -> R {
     timed(body).unwrap_or_else(|message| {
-        set_error(&format!("{name}: {message}"));
+        let (prefix, routine) = name;
+        set_error(&format!("moonrt_{prefix}{routine}: {message}"));
         fallback
     })
 }
@@ -502,41 +506,29 @@ fn same_length(n: c_int, m: c_int) -> Result<(), String> {
 }
 
 pub(crate) unsafe fn dot<T: Real>(x: &MemRef<T, 1>, y: &MemRef<T, 1>) -> T {
-    report(
-        &format!("moonrt_{}dot", T::PREFIX),
-        T::default(),
-        || unsafe {
-            let (x, y) = (Vector::input(x, false, "x")?, Vector::input(y, false, "y")?);
-            same_length(x.n, y.n)?;
-            Ok((T::ROUTINES.dot)(x.n, x.ptr, x.inc, y.ptr, y.inc))
-        },
-    )
+    report((T::PREFIX, "dot"), T::default(), || unsafe {
+        let (x, y) = (Vector::input(x, false, "x")?, Vector::input(y, false, "y")?);
+        same_length(x.n, y.n)?;
+        Ok((T::ROUTINES.dot)(x.n, x.ptr, x.inc, y.ptr, y.inc))
+    })
 }
 
 pub(crate) unsafe fn nrm2<T: Real>(x: &MemRef<T, 1>) -> T {
-    report(
-        &format!("moonrt_{}nrm2", T::PREFIX),
-        T::default(),
-        || unsafe {
-            let x = Vector::input(x, false, "x")?;
-            Ok((T::ROUTINES.nrm2)(x.n, x.ptr, x.inc))
-        },
-    )
+    report((T::PREFIX, "nrm2"), T::default(), || unsafe {
+        let x = Vector::input(x, false, "x")?;
+        Ok((T::ROUTINES.nrm2)(x.n, x.ptr, x.inc))
+    })
 }
 
 pub(crate) unsafe fn asum<T: Real>(x: &MemRef<T, 1>) -> T {
-    report(
-        &format!("moonrt_{}asum", T::PREFIX),
-        T::default(),
-        || unsafe {
-            let x = Vector::input(x, false, "x")?;
-            Ok((T::ROUTINES.asum)(x.n, x.ptr, x.inc))
-        },
-    )
+    report((T::PREFIX, "asum"), T::default(), || unsafe {
+        let x = Vector::input(x, false, "x")?;
+        Ok((T::ROUTINES.asum)(x.n, x.ptr, x.inc))
+    })
 }
 
 pub(crate) unsafe fn scal<T: Real>(alpha: T, x: &MemRef<T, 1>) {
-    report(&format!("moonrt_{}scal", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "scal"), (), || unsafe {
         let x = Vector::output(x, "x")?;
         (T::ROUTINES.scal)(x.n, alpha, x.ptr, x.inc);
         Ok(())
@@ -544,7 +536,7 @@ pub(crate) unsafe fn scal<T: Real>(alpha: T, x: &MemRef<T, 1>) {
 }
 
 pub(crate) unsafe fn axpy<T: Real>(alpha: T, x: &MemRef<T, 1>, y: &MemRef<T, 1>) {
-    report(&format!("moonrt_{}axpy", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "axpy"), (), || unsafe {
         let x = Vector::input(x, overlap(x, y), "x")?;
         let y = Vector::output(y, "y")?;
         same_length(x.n, y.n)?;
@@ -554,7 +546,7 @@ pub(crate) unsafe fn axpy<T: Real>(alpha: T, x: &MemRef<T, 1>, y: &MemRef<T, 1>)
 }
 
 pub(crate) unsafe fn copy<T: Real>(x: &MemRef<T, 1>, y: &MemRef<T, 1>) {
-    report(&format!("moonrt_{}copy", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "copy"), (), || unsafe {
         let x = Vector::input(x, overlap(x, y), "x")?;
         let y = Vector::output(y, "y")?;
         same_length(x.n, y.n)?;
@@ -572,7 +564,7 @@ pub(crate) unsafe fn gemv<T: Real>(
     beta: T,
     y: &MemRef<T, 1>,
 ) {
-    report(&format!("moonrt_{}gemv", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "gemv"), (), || unsafe {
         let transposed = trans != 0;
         let am = Matrix::new(a, copy_if(overlap(a, y)), "A")?;
         let xv = Vector::input(x, overlap(x, y), "x")?;
@@ -618,7 +610,7 @@ pub(crate) unsafe fn gemm<T: Real>(
     beta: T,
     c: &MemRef<T, 2>,
 ) {
-    report(&format!("moonrt_{}gemm", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "gemm"), (), || unsafe {
         let (ta, tb) = (transa != 0, transb != 0);
         let am = Matrix::new(a, copy_if(overlap(a, c)), "A")?;
         let bm = Matrix::new(b, copy_if(overlap(b, c)), "B")?;
@@ -678,7 +670,7 @@ pub(crate) unsafe fn symv<T: Real>(
     beta: T,
     y: &MemRef<T, 1>,
 ) {
-    report(&format!("moonrt_{}symv", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "symv"), (), || unsafe {
         let am = Matrix::new(a, copy_if(overlap(a, y)), "A")?;
         let n = square(&am, "A")?;
         let xv = Vector::input(x, overlap(x, y), "x")?;
@@ -716,12 +708,8 @@ unsafe fn triangular_vector<T: Real>(
     a: &MemRef<T, 2>,
     x: &MemRef<T, 1>,
 ) {
-    let name = format!(
-        "moonrt_{}{}",
-        T::PREFIX,
-        if solve { "trsv" } else { "trmv" }
-    );
-    report(&name, (), || unsafe {
+    let name = (T::PREFIX, if solve { "trsv" } else { "trmv" });
+    report(name, (), || unsafe {
         let am = Matrix::new(a, copy_if(overlap(a, x)), "A")?;
         let n = square(&am, "A")?;
         let xv = Vector::output(x, "x")?;
@@ -752,7 +740,7 @@ unsafe fn triangular_vector<T: Real>(
 
 /// `A = alpha x y^T + A`.
 pub(crate) unsafe fn ger<T: Real>(alpha: T, x: &MemRef<T, 1>, y: &MemRef<T, 1>, a: &MemRef<T, 2>) {
-    report(&format!("moonrt_{}ger", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "ger"), (), || unsafe {
         let xv = Vector::input(x, overlap(x, a), "x")?;
         let yv = Vector::input(y, overlap(y, a), "y")?;
         let am = Matrix::new(a, Need::Any, "A")?;
@@ -781,7 +769,7 @@ pub(crate) unsafe fn symm<T: Real>(
     beta: T,
     c: &MemRef<T, 2>,
 ) {
-    report(&format!("moonrt_{}symm", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "symm"), (), || unsafe {
         let cm = Matrix::new(c, Need::Any, "C")?;
         let order = cm.order;
         let am = Matrix::new(a, copy_if(overlap(a, c)), "A")?;
@@ -834,7 +822,7 @@ pub(crate) unsafe fn syrk<T: Real>(
     beta: T,
     c: &MemRef<T, 2>,
 ) {
-    report(&format!("moonrt_{}syrk", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "syrk"), (), || unsafe {
         let cm = Matrix::new(c, Need::Any, "C")?;
         let order = cm.order;
         let am = Matrix::new(a, copy_if(overlap(a, c)), "A")?;
@@ -877,12 +865,8 @@ unsafe fn triangular_matrix<T: Real>(
     a: &MemRef<T, 2>,
     b: &MemRef<T, 2>,
 ) {
-    let name = format!(
-        "moonrt_{}{}",
-        T::PREFIX,
-        if solve { "trsm" } else { "trmm" }
-    );
-    report(&name, (), || unsafe {
+    let name = (T::PREFIX, if solve { "trsm" } else { "trmm" });
+    report(name, (), || unsafe {
         let bm = Matrix::new(b, Need::Any, "B")?;
         let order = bm.order;
         let am = Matrix::new(a, copy_if(overlap(a, b)), "A")?;
@@ -950,7 +934,7 @@ fn flag(set: i32, yes: u8, no: u8) -> c_char {
 
 /// Runs a LAPACK entry point: `info` as LAPACK returns it (0, or > 0 for a
 /// singular or indefinite matrix); argument errors are reported and give -1.
-fn lapack(name: &str, body: impl FnOnce() -> Result<i32, String>) -> i32 {
+fn lapack(name: Name, body: impl FnOnce() -> Result<i32, String>) -> i32 {
     report(name, -1, || {
         let info = body()?;
         if info < 0 {
@@ -962,7 +946,7 @@ fn lapack(name: &str, body: impl FnOnce() -> Result<i32, String>) -> i32 {
 
 /// The LU factorization `A = P L U` in place; `ipiv` gets min(m, n) pivots.
 pub(crate) unsafe fn getrf<T: Real>(a: &MemRef<T, 2>, ipiv: &MemRef<i32, 1>) -> i32 {
-    lapack(&format!("moonrt_{}getrf", T::PREFIX), || unsafe {
+    lapack((T::PREFIX, "getrf"), || unsafe {
         let am = Matrix::new(a, Need::Any, "A")?;
         let mut pivots = Pivots::new(ipiv, am.rows.min(am.cols))?;
         let info = (T::ROUTINES.getrf)(
@@ -984,13 +968,13 @@ pub(crate) unsafe fn getrf<T: Real>(a: &MemRef<T, 2>, ipiv: &MemRef<i32, 1>) -> 
 /// `call(order, n, nrhs, a, lda, ipiv, b, ldb)`.
 #[allow(clippy::type_complexity)]
 unsafe fn solve<T: Real>(
-    name: &str,
+    name: &'static str,
     a: &MemRef<T, 2>,
     ipiv: Option<&MemRef<i32, 1>>,
     b: &MemRef<T, 2>,
     call: impl FnOnce(c_int, i32, i32, *const T, i32, *const i32, *mut T, i32) -> i32,
 ) -> i32 {
-    lapack(&format!("moonrt_{}{name}", T::PREFIX), || unsafe {
+    lapack((T::PREFIX, name), || unsafe {
         let bm = Matrix::new(b, Need::Any, "B")?;
         let am = Matrix::new(a, Need::Order(bm.order), "A")?;
         let n = square(&am, "A")?;
@@ -1030,7 +1014,7 @@ pub(crate) unsafe fn getrs<T: Real>(
 
 /// The inverse of `A` in place from `getrf`'s factors.
 pub(crate) unsafe fn getri<T: Real>(a: &MemRef<T, 2>, ipiv: &MemRef<i32, 1>) -> i32 {
-    lapack(&format!("moonrt_{}getri", T::PREFIX), || unsafe {
+    lapack((T::PREFIX, "getri"), || unsafe {
         let am = Matrix::new(a, Need::Any, "A")?;
         let n = square(&am, "A")?;
         let pivots = Pivots::new(ipiv, n)?;
@@ -1043,7 +1027,7 @@ pub(crate) unsafe fn getri<T: Real>(a: &MemRef<T, 2>, ipiv: &MemRef<i32, 1>) -> 
 /// The Cholesky factor of `A` in its `lower` (`A = L L^T`) or upper
 /// (`A = U^T U`) triangle, in place; the other triangle is left alone.
 pub(crate) unsafe fn potrf<T: Real>(lower: i32, a: &MemRef<T, 2>) -> i32 {
-    lapack(&format!("moonrt_{}potrf", T::PREFIX), || unsafe {
+    lapack((T::PREFIX, "potrf"), || unsafe {
         let am = Matrix::new(a, Need::Any, "A")?;
         let n = square(&am, "A")?;
         let info = (T::ROUTINES.potrf)(am.order, flag(lower, b'L', b'U'), n, am.ptr, am.ld);
@@ -1085,7 +1069,7 @@ pub(crate) unsafe fn trtrs<T: Real>(
 /// The Bunch-Kaufman factorization of the symmetric `A` (its `lower` or
 /// upper triangle) in place, with its pivots.
 pub(crate) unsafe fn sytrf<T: Real>(lower: i32, a: &MemRef<T, 2>, ipiv: &MemRef<i32, 1>) -> i32 {
-    lapack(&format!("moonrt_{}sytrf", T::PREFIX), || unsafe {
+    lapack((T::PREFIX, "sytrf"), || unsafe {
         let am = Matrix::new(a, Need::Any, "A")?;
         let n = square(&am, "A")?;
         let mut pivots = Pivots::new(ipiv, n)?;

@@ -15,6 +15,13 @@
 // IR-NOT: linalg.matmul
 // IR-COUNT-3: call @moonrt_dgemm(
 // IR-LABEL: func.func @loss_grad(
+//
+// moonc's --moon-blas-min-flops sets the threshold: 0 keeps the loops.
+// RUN: moonc compile %s --emit llvm -o - | FileCheck %s --check-prefix=CALLS
+// RUN: moonc --moon-blas-min-flops 0 compile %s --emit llvm -o - | FileCheck %s --check-prefix=LOOPS
+// RUN: moonc --moon-blas-min-flops 0 check %s --entry loss | FileCheck %s
+// CALLS: call {{.*}}@moonrt_dgemm
+// LOOPS-NOT: moonrt_dgemm
 
 // sum((A B)^2) over 32x32 matrices.
 func.func @loss(%a: memref<32x32xf64>, %b: memref<32x32xf64>) -> f64 {

@@ -65,6 +65,10 @@ struct Cli {
     /// the default, turns this off; overrides `--parallel`).
     #[arg(long, global = true, value_name = "N")]
     moon_parallel_min_trips: Option<u64>,
+    /// Call BLAS for linalg matrix products of at least N multiply-adds (0
+    /// keeps them all as loops; default 1500; see docs/linalg-to-blas.md).
+    #[arg(long, global = true, value_name = "N")]
+    moon_blas_min_flops: Option<u64>,
 }
 
 /// What `--args` and `--entry` say about the call to make.
@@ -189,7 +193,7 @@ enum Command {
     Compile {
         /// The `.mlir` file.
         file: PathBuf,
-        /// Where to write the output.
+        /// Where to write the output (`-`: stdout, for obj, asm and llvm).
         #[arg(short, long)]
         output: PathBuf,
         /// What to write.
@@ -347,6 +351,9 @@ fn main() {
     }
     if let Some(trips) = cli.moon_parallel_min_trips {
         moonc_ir::options::set_parallel_min_trips(trips);
+    }
+    if let Some(flops) = cli.moon_blas_min_flops {
+        moonc_ir::options::set_blas_min_flops(flops);
     }
     let outcome = match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),

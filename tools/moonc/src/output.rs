@@ -47,8 +47,14 @@ impl Drop for Staged {
     }
 }
 
-/// Writes `bytes` to `destination` atomically.
+/// Writes `bytes` to `destination` atomically (`-`: to stdout).
 pub fn write(destination: &Path, bytes: &[u8]) -> Outcome<()> {
+    if destination == Path::new("-") {
+        use std::io::Write;
+        return std::io::stdout()
+            .write_all(bytes)
+            .map_err(|e| Failure::new(format!("cannot write to stdout: {e}")));
+    }
     let staged = Staged::new(destination, "");
     std::fs::write(staged.path(), bytes)
         .map_err(|e| Failure::new(format!("cannot write {}: {e}", destination.display())))?;

@@ -13,7 +13,7 @@ use std::ffi::c_int;
 /// `i = 0, 1, ...` when `forward` (`A := P^T A` for `A = P L U`), in
 /// reverse order otherwise (`A := P A`). Any strides; nothing is copied.
 pub(crate) unsafe fn laswp<T: Real>(forward: i32, a: &MemRef<T, 2>, ipiv: &MemRef<i32, 1>) {
-    report(&format!("moonrt_{}laswp", T::PREFIX), (), || unsafe {
+    report((T::PREFIX, "laswp"), (), || unsafe {
         let [rows, cols] = a.shape();
         let pivots = ipiv.to_vec();
         if pivots.len() > rows {
@@ -108,32 +108,28 @@ pub(crate) unsafe fn potrf_adjoint_blocked<T: Real>(
     g: &MemRef<T, 2>,
     nb: usize,
 ) {
-    report(
-        &format!("moonrt_{}potrf_adjoint", T::PREFIX),
-        (),
-        || unsafe {
-            let (l, g) = if lower != 0 {
-                (*l, *g)
-            } else {
-                (transposed(l), transposed(g))
-            };
-            let gm = Matrix::new(&g, Need::Any, "G")?;
-            let order = gm.order;
-            let need = if overlap(&l, &g) {
-                Need::CopyIn(order)
-            } else {
-                Need::Order(order)
-            };
-            let lm = Matrix::new(&l, need, "L")?;
-            let n = square(&lm, "L")?;
-            if gm.rows != n || gm.cols != n {
-                return Err(format!("L is {n}x{n} but G is {}x{}", gm.rows, gm.cols));
-            }
-            sweep(order, &lm, &gm, n as usize, nb.max(1));
-            gm.write_back(&g);
-            Ok(())
-        },
-    )
+    report((T::PREFIX, "potrf_adjoint"), (), || unsafe {
+        let (l, g) = if lower != 0 {
+            (*l, *g)
+        } else {
+            (transposed(l), transposed(g))
+        };
+        let gm = Matrix::new(&g, Need::Any, "G")?;
+        let order = gm.order;
+        let need = if overlap(&l, &g) {
+            Need::CopyIn(order)
+        } else {
+            Need::Order(order)
+        };
+        let lm = Matrix::new(&l, need, "L")?;
+        let n = square(&lm, "L")?;
+        if gm.rows != n || gm.cols != n {
+            return Err(format!("L is {n}x{n} but G is {}x{}", gm.rows, gm.cols));
+        }
+        sweep(order, &lm, &gm, n as usize, nb.max(1));
+        gm.write_back(&g);
+        Ok(())
+    })
 }
 
 /// CBLAS's `trmm` and `trsm`.
