@@ -212,8 +212,9 @@ fn as_strided(b: &mut Builder, v: Value) -> Value {
 }
 
 /// Calls `moonrt_{p}{routine}` with `operands` (memrefs cast to the
-/// routines' type), declaring it in the module when it is not yet.
-fn call(b: &mut Builder, p: char, routine: &str, operands: &[Value], results: &[Type]) -> Op {
+/// routines' type), returning `result` if given, declaring the routine in
+/// the module when it is not yet.
+fn call(b: &mut Builder, p: char, routine: &str, operands: &[Value], result: &[Type]) -> Op {
     let operands: Vec<Value> = operands
         .iter()
         .map(|&v| {
@@ -225,38 +226,7 @@ fn call(b: &mut Builder, p: char, routine: &str, operands: &[Value], results: &[
         })
         .collect();
     let name = format!("moonrt_{p}{routine}");
-    let mut module = b.anchor_op();
-    while module.name() != "builtin.module" {
-        module = module.parent().expect("a function inside a module");
-    }
-    if module.find_function(&name).is_none() {
-        let types: Vec<String> = operands.iter().map(|v| v.ty().to_string()).collect();
-        let results: Vec<String> = results.iter().map(|t| t.to_string()).collect();
-        let ty = format!("({}) -> ({})", types.join(", "), results.join(", "));
-        let body = module.regions()[0].blocks()[0];
-        let mut at = Builder::before(body.ops()[0]);
-        at.create(
-            "func.func",
-            &[],
-            &[],
-            &[
-                ("sym_name", b.ctx.attr(&format!("\"{name}\""))),
-                ("function_type", b.ctx.attr(&ty)),
-                ("sym_visibility", b.ctx.attr("\"private\"")),
-            ],
-            &[crate::ir::Region::new()],
-            &[],
-        );
-    }
-    let callee = b.ctx.attr(&format!("@{name}"));
-    b.create(
-        "func.call",
-        &operands,
-        results,
-        &[("callee", callee)],
-        &[],
-        &[],
-    )
+    crate::reverse::runtime_call(b, &name, &operands, result.first().copied())
 }
 
 fn flag(b: &mut Builder, on: bool) -> Value {
