@@ -13,6 +13,7 @@ mod kernel;
 pub mod linalg_to_blas;
 mod memory;
 pub mod parallelize;
+pub mod reductions_to_atomics;
 pub mod share_sincos;
 pub mod uniform_buffers;
 pub mod vmap;
@@ -51,6 +52,7 @@ pub static PASSES: &[&PassInfo] = &[
     &autodiff::AUTODIFF,
     &uniform_buffers::UNIFORM_BUFFERS,
     &linalg_to_blas::LINALG_TO_BLAS,
+    &reductions_to_atomics::REDUCTIONS_TO_ATOMICS,
     &inline_exp::INLINE_EXP,
     &share_sincos::SHARE_SINCOS,
     &parallelize::PARALLELIZE,
