@@ -411,6 +411,77 @@ uint64_t moonrt_blas_time_ns(void);
 /* Restarts moonrt_blas_time_ns at 0. */
 void moonrt_blas_time_reset(void);
 
+/* ---------------------------------------------------------------------------
+ * GPU (docs/gpu-runtime.md)
+ *
+ * moonrt loads the CUDA driver (libcuda.so.1, or $MOONRT_CUDA_LIBRARY) with
+ * dlopen at the first GPU call; no CUDA toolkit is needed to build or link.
+ * Without a driver every function below except moonrt_gpu_available and
+ * mgpuSetDefaultDevice returns NULL, false or nothing and records
+ * "no CUDA driver found (libcuda.so.1 could not be loaded: ...)"; a driver
+ * error is recorded as "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE: invalid
+ * argument" (the driver function, the error's name and description).
+ * Device addresses are passed as void *.
+ * ------------------------------------------------------------------------ */
+
+/* Whether a CUDA driver is loaded and sees a device; records no error. */
+bool moonrt_gpu_available(void);
+
+/* Writes the device's name, NUL-terminated (truncated to len - 1 bytes). */
+bool moonrt_gpu_device_name(char *buf, size_t len);
+
+/* Allocates device memory; NULL on failure (and for 0 bytes, no error). */
+void *moonrt_gpu_alloc(size_t bytes);
+
+/* Frees memory from moonrt_gpu_alloc or mgpuMemAlloc; NULL is ignored. */
+void moonrt_gpu_free(void *device_ptr);
+
+/* Synchronous copies between host and device; false on failure. */
+bool moonrt_gpu_copy_to_device(void *device_dst, const void *host_src,
+                               size_t bytes);
+bool moonrt_gpu_copy_to_host(void *host_dst, const void *device_src,
+                             size_t bytes);
+
+/* Waits for all the device's work; false on failure (a faulted kernel). */
+bool moonrt_gpu_synchronize(void);
+
+/*
+ * The MLIR GPU runtime ABI that MLIR 19's gpu-to-llvm host code calls, with
+ * the signatures of mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp. A
+ * module, function, stream or event handle is NULL after a failed call; a
+ * later call on that NULL handle does nothing and keeps the first error.
+ */
+void *mgpuModuleLoad(void *data, size_t gpu_blob_size); /* cubin, fatbin */
+void *mgpuModuleLoadJIT(void *data, int opt_level);     /* PTX */
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t grid_x, intptr_t grid_y,
+                      intptr_t grid_z, intptr_t block_x, intptr_t block_y,
+                      intptr_t block_z, int32_t smem, void *stream,
+                      void **params, void **extra, size_t params_count);
+void *mgpuStreamCreate(void);
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate(void);
+void mgpuEventDestroy(void *event);
+void mgpuEventSynchronize(void *event);
+void mgpuEventRecord(void *event, void *stream);
+void *mgpuMemAlloc(uint64_t size_bytes, void *stream, bool is_host_shared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t size_bytes, void *stream);
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream);
+void mgpuMemHostRegister(void *ptr, uint64_t size_bytes);
+/* descriptor: a ranked memref descriptor of rank `rank`, dense row-major. */
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t element_size_bytes);
+void mgpuMemHostUnregister(void *ptr);
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t element_size_bytes);
+/* Chooses the device; only before the first GPU call; records no error. */
+void mgpuSetDefaultDevice(int32_t device);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

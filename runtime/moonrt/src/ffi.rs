@@ -1,6 +1,10 @@
-//! The libc functions moonrt calls: the only `extern` block of the crate.
+//! The libc functions moonrt calls: allocation, and `dlopen` for the CUDA
+//! driver (`gpu/driver.rs`).
 
-use std::ffi::{c_int, c_void};
+use std::ffi::{c_char, c_int, c_void};
+
+/// `dlopen`'s flag: resolve every symbol of the library at once.
+pub const RTLD_NOW: c_int = 2;
 
 unsafe extern "C" {
     /// Allocates `size` bytes aligned to `alignment` (a power of two and a
@@ -10,4 +14,16 @@ unsafe extern "C" {
     /// Releases memory from `malloc` or `posix_memalign` (what MLIR's
     /// `memref.alloc` lowers to); null is ignored.
     pub fn free(ptr: *mut c_void);
+
+    /// Loads the shared library `filename` (searched for as the dynamic
+    /// linker searches); returns its handle, or null with the reason in
+    /// `dlerror`.
+    pub fn dlopen(filename: *const c_char, flags: c_int) -> *mut c_void;
+
+    /// The address of `symbol` in the library `handle`, or null.
+    pub fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+
+    /// The calling thread's last `dlopen`/`dlsym` error, or null; reading
+    /// it clears it.
+    pub fn dlerror() -> *mut c_char;
 }

@@ -3,11 +3,13 @@
 //! arena of reverse-mode code ([`Arena`]), the per-thread default tape that
 //! compiled reverse-mode code pushes scalars to (`moonrt_tape_*`),
 //! `memrefCopy` (which MLIR's lowering of `memref.copy` calls), BLAS entry
-//! points over OpenBLAS (`moonrt_dgemm`, ...) and per-thread error
-//! reporting.
+//! points over OpenBLAS (`moonrt_dgemm`, ...), the GPU runtime over the
+//! CUDA driver loaded at run time ([`gpu`]: device memory helpers and
+//! MLIR's `mgpu*` ABI) and per-thread error reporting.
 //!
 //! Every C function is declared in `include/moonrt.h`; none of them panics
-//! or unwinds. The crate uses only `std`, libc and OpenBLAS.
+//! or unwinds. The crate uses only `std`, libc (with `dlopen` for the CUDA
+//! driver) and OpenBLAS.
 
 mod alloc;
 mod arena;
@@ -16,6 +18,7 @@ mod cblas;
 mod copy;
 mod error;
 mod ffi;
+pub mod gpu;
 mod lapacke;
 mod memref;
 mod tape;
@@ -44,6 +47,15 @@ pub use error::{
     Error, clear_error, last_error, moonrt_clear_error, moonrt_last_error, moonrt_set_error,
     set_error,
 };
+pub use gpu::{
+    mgpuEventCreate, mgpuEventDestroy, mgpuEventRecord, mgpuEventSynchronize, mgpuLaunchKernel,
+    mgpuMemAlloc, mgpuMemFree, mgpuMemHostRegister, mgpuMemHostRegisterMemRef,
+    mgpuMemHostUnregister, mgpuMemHostUnregisterMemRef, mgpuMemcpy, mgpuMemset16, mgpuMemset32,
+    mgpuModuleGetFunction, mgpuModuleLoad, mgpuModuleLoadJIT, mgpuModuleUnload,
+    mgpuSetDefaultDevice, mgpuStreamCreate, mgpuStreamDestroy, mgpuStreamSynchronize,
+    mgpuStreamWaitEvent, moonrt_gpu_alloc, moonrt_gpu_available, moonrt_gpu_copy_to_device,
+    moonrt_gpu_copy_to_host, moonrt_gpu_device_name, moonrt_gpu_free, moonrt_gpu_synchronize,
+};
 pub use memref::MemRef;
 pub use tape::{
     moonrt_tape_bytes_in_use, moonrt_tape_note_alloc, moonrt_tape_note_free,
@@ -68,6 +80,29 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
     }
     symbols![
         memrefCopy,
+        mgpuEventCreate,
+        mgpuEventDestroy,
+        mgpuEventRecord,
+        mgpuEventSynchronize,
+        mgpuLaunchKernel,
+        mgpuMemAlloc,
+        mgpuMemFree,
+        mgpuMemHostRegister,
+        mgpuMemHostRegisterMemRef,
+        mgpuMemHostUnregister,
+        mgpuMemHostUnregisterMemRef,
+        mgpuMemcpy,
+        mgpuMemset16,
+        mgpuMemset32,
+        mgpuModuleGetFunction,
+        mgpuModuleLoad,
+        mgpuModuleLoadJIT,
+        mgpuModuleUnload,
+        mgpuSetDefaultDevice,
+        mgpuStreamCreate,
+        mgpuStreamDestroy,
+        mgpuStreamSynchronize,
+        mgpuStreamWaitEvent,
         moonrt_dasum,
         moonrt_daxpy,
         moonrt_dcopy,
@@ -132,6 +167,13 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
         moonrt_blas_time_ns,
         moonrt_blas_time_reset,
         moonrt_clear_error,
+        moonrt_gpu_alloc,
+        moonrt_gpu_available,
+        moonrt_gpu_copy_to_device,
+        moonrt_gpu_copy_to_host,
+        moonrt_gpu_device_name,
+        moonrt_gpu_free,
+        moonrt_gpu_synchronize,
         moonrt_last_error,
         moonrt_set_error,
         moonrt_tape_bytes_in_use,

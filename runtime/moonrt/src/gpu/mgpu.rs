@@ -1,0 +1,592 @@
+//! The MLIR GPU runtime ABI over the CUDA driver: the `mgpu*` functions that
+//! MLIR 19's `gpu-to-llvm` host code calls, with the signatures of
+//! mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp. Errors go to moonrt's
+//! last error instead of stderr; a failed call returns null or does
+//! nothing.
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_uint, c_ushort, c_void};
+use std::ptr;
+use std::sync::atomic::Ordering;
+
+use super::driver::{self, CuDevicePtr, CuHandle, Driver};
+use super::{DEFAULT_DEVICE, c_entry, with_context};
+use crate::error::last_error;
+
+/// Default dynamic shared memory a kernel may use without opting in.
+const DEFAULT_MAX_DYNAMIC_SHARED_BYTES: i32 = 48 * 1024;
+
+/// Size of the buffer that receives the PTX JIT's error log.
+const JIT_LOG_BYTES: usize = 8192;
+
+/// Whether a call on `handle` should be skipped: it is null because an
+/// earlier call failed and left its error, which this call would otherwise
+/// replace with a less useful one ("invalid handle"). A null handle with no
+/// pending error is still passed to the driver, which reports it.
+fn follows_failure(handle: *mut c_void) -> bool {
+    handle.is_null() && last_error().is_some()
+}
+
+/// Calls `body` in the primary context, or records why it cannot.
+fn entry<R>(
+    function: &str,
+    default: R,
+    body: impl FnOnce(&'static Driver) -> Result<R, String>,
+) -> R {
+    c_entry(function, default, || with_context(body))
+}
+
+/// Loads a module from a cubin or fatbin (`gpu.binary` in `bin` or
+/// `fatbin` format); returns null on failure. `gpu_blob_size` is unused:
+/// the image describes its own size.
+///
+/// # Safety
+///
+/// `data` must point to a module image the driver can read.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuModuleLoad(data: *mut c_void, gpu_blob_size: usize) -> *mut c_void {
+    let _ = gpu_blob_size;
+    entry("mgpuModuleLoad", ptr::null_mut(), |d| {
+        let mut module: CuHandle = ptr::null_mut();
+        // SAFETY: the caller gives a module image.
+        d.check("cuModuleLoadData", unsafe {
+            (d.module_load_data)(&mut module, data)
+        })?;
+        Ok(module)
+    })
+}
+
+/// Loads a module from NUL-terminated PTX (`gpu.binary` in `isa` format),
+/// compiled by the driver's JIT at optimisation level `opt_level` (0 to 4;
+/// negative leaves the driver's default); returns null on failure, with
+/// the JIT's error log in the error.
+///
+/// # Safety
+///
+/// `data` must point to NUL-terminated PTX.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuModuleLoadJIT(data: *mut c_void, opt_level: c_int) -> *mut c_void {
+    entry("mgpuModuleLoadJIT", ptr::null_mut(), |d| {
+        let mut module: CuHandle = ptr::null_mut();
+        let mut log = vec![0u8; JIT_LOG_BYTES];
+        let mut options = vec![
+            driver::CU_JIT_ERROR_LOG_BUFFER,
+            driver::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        ];
+        // The driver reads option values as pointer-sized integers.
+        let mut values: Vec<*mut c_void> =
+            vec![log.as_mut_ptr().cast(), JIT_LOG_BYTES as *mut c_void];
+        if opt_level >= 0 {
+            options.push(driver::CU_JIT_OPTIMIZATION_LEVEL);
+            values.push(opt_level as usize as *mut c_void);
+        }
+        // SAFETY: the caller gives PTX; options and values have the same
+        // length and the log buffer its stated size.
+        let status = unsafe {
+            (d.module_load_data_ex)(
+                &mut module,
+                data,
+                options.len() as c_uint,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        d.check("cuModuleLoadDataEx", status).map_err(|error| {
+            let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
+            let log = String::from_utf8_lossy(&log[..end]);
+            let log = log.trim();
+            if log.is_empty() {
+                error
+            } else {
+                format!("{error}: {log}")
+            }
+        })?;
+        Ok(module)
+    })
+}
+
+/// Unloads a module; null (from a failed load) is ignored after that
+/// failure.
+///
+/// # Safety
+///
+/// `module` must be null or a module from `mgpuModuleLoad*` not yet unloaded.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuModuleUnload(module: *mut c_void) {
+    entry("mgpuModuleUnload", (), |d| {
+        if follows_failure(module) {
+            return Ok(());
+        }
+        // SAFETY: the driver checks the handle.
+        d.check("cuModuleUnload", unsafe { (d.module_unload)(module) })
+    })
+}
+
+/// The kernel `name` of `module`, or null on failure.
+///
+/// # Safety
+///
+/// `name` must be a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuModuleGetFunction(
+    module: *mut c_void,
+    name: *const c_char,
+) -> *mut c_void {
+    entry("mgpuModuleGetFunction", ptr::null_mut(), |d| {
+        if follows_failure(module) {
+            return Ok(ptr::null_mut());
+        }
+        let mut function: CuHandle = ptr::null_mut();
+        // SAFETY: the caller gives a C string; the driver checks `module`.
+        d.check("cuModuleGetFunction", unsafe {
+            (d.module_get_function)(&mut function, module, name)
+        })?;
+        Ok(function)
+    })
+}
+
+/// A launch dimension as the driver's `unsigned int`.
+fn dimension(what: &str, value: isize) -> Result<c_uint, String> {
+    c_uint::try_from(value)
+        .map_err(|_| format!("mgpuLaunchKernel: {what} is {value}, out of range"))
+}
+
+/// Launches `function` on a grid of blocks with `smem` bytes of dynamic
+/// shared memory on `stream`; `params` points to `params_count` pointers
+/// to the arguments (`params_count` is unused, as in MLIR's wrappers).
+///
+/// # Safety
+///
+/// `params` must point to the kernel's arguments as `cuLaunchKernel`
+/// expects; `extra` must be null or a valid `extra` array.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn mgpuLaunchKernel(
+    function: *mut c_void,
+    grid_x: isize,
+    grid_y: isize,
+    grid_z: isize,
+    block_x: isize,
+    block_y: isize,
+    block_z: isize,
+    smem: i32,
+    stream: *mut c_void,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+    params_count: usize,
+) {
+    let _ = params_count;
+    entry("mgpuLaunchKernel", (), |d| {
+        if follows_failure(function) {
+            return Ok(());
+        }
+        let grid = [
+            dimension("the grid's x size", grid_x)?,
+            dimension("the grid's y size", grid_y)?,
+            dimension("the grid's z size", grid_z)?,
+        ];
+        let block = [
+            dimension("the block's x size", block_x)?,
+            dimension("the block's y size", block_y)?,
+            dimension("the block's z size", block_z)?,
+        ];
+        let shared = dimension("the dynamic shared memory size", smem as isize)?;
+        if smem > DEFAULT_MAX_DYNAMIC_SHARED_BYTES {
+            // SAFETY: the driver checks the handle and the size.
+            d.check("cuFuncSetAttribute", unsafe {
+                (d.func_set_attribute)(
+                    function,
+                    driver::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    smem,
+                )
+            })?;
+        }
+        // SAFETY: the caller vouches for `params` and `extra`.
+        d.check("cuLaunchKernel", unsafe {
+            (d.launch_kernel)(
+                function, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, stream,
+                params, extra,
+            )
+        })
+    })
+}
+
+/// Creates a non-blocking stream; returns null on failure.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuStreamCreate() -> *mut c_void {
+    entry("mgpuStreamCreate", ptr::null_mut(), |d| {
+        let mut stream: CuHandle = ptr::null_mut();
+        // SAFETY: a valid out-pointer.
+        d.check("cuStreamCreate", unsafe {
+            (d.stream_create)(&mut stream, driver::CU_STREAM_NON_BLOCKING)
+        })?;
+        Ok(stream)
+    })
+}
+
+/// Destroys a stream; null (from a failed create) is ignored after that
+/// failure.
+///
+/// # Safety
+///
+/// `stream` must be null or a stream from `mgpuStreamCreate` not yet destroyed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuStreamDestroy(stream: *mut c_void) {
+    entry("mgpuStreamDestroy", (), |d| {
+        if follows_failure(stream) {
+            return Ok(());
+        }
+        // SAFETY: the driver checks the handle.
+        d.check("cuStreamDestroy", unsafe { (d.stream_destroy)(stream) })
+    })
+}
+
+/// Waits until the work queued on `stream` is done.
+///
+/// # Safety
+///
+/// `stream` must be null (the default stream) or a live stream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuStreamSynchronize(stream: *mut c_void) {
+    entry("mgpuStreamSynchronize", (), |d| {
+        // SAFETY: the driver checks the handle (null: the default stream).
+        d.check("cuStreamSynchronize", unsafe {
+            (d.stream_synchronize)(stream)
+        })
+    })
+}
+
+/// Makes later work on `stream` wait for `event`.
+///
+/// # Safety
+///
+/// `stream` and `event` must be live handles (or null stream, or a null
+/// event after a failed create).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuStreamWaitEvent(stream: *mut c_void, event: *mut c_void) {
+    entry("mgpuStreamWaitEvent", (), |d| {
+        if follows_failure(event) {
+            return Ok(());
+        }
+        // SAFETY: the driver checks the handles.
+        d.check("cuStreamWaitEvent", unsafe {
+            (d.stream_wait_event)(stream, event, 0)
+        })
+    })
+}
+
+/// Creates an event without timing; returns null on failure.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuEventCreate() -> *mut c_void {
+    entry("mgpuEventCreate", ptr::null_mut(), |d| {
+        let mut event: CuHandle = ptr::null_mut();
+        // SAFETY: a valid out-pointer.
+        d.check("cuEventCreate", unsafe {
+            (d.event_create)(&mut event, driver::CU_EVENT_DISABLE_TIMING)
+        })?;
+        Ok(event)
+    })
+}
+
+/// Destroys an event; null (from a failed create) is ignored after that
+/// failure.
+///
+/// # Safety
+///
+/// `event` must be null or an event from `mgpuEventCreate` not yet destroyed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuEventDestroy(event: *mut c_void) {
+    entry("mgpuEventDestroy", (), |d| {
+        if follows_failure(event) {
+            return Ok(());
+        }
+        // SAFETY: the driver checks the handle.
+        d.check("cuEventDestroy", unsafe { (d.event_destroy)(event) })
+    })
+}
+
+/// Waits until `event` has happened.
+///
+/// # Safety
+///
+/// `event` must be null or a live event.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuEventSynchronize(event: *mut c_void) {
+    entry("mgpuEventSynchronize", (), |d| {
+        if follows_failure(event) {
+            return Ok(());
+        }
+        // SAFETY: the driver checks the handle.
+        d.check("cuEventSynchronize", unsafe {
+            (d.event_synchronize)(event)
+        })
+    })
+}
+
+/// Records `event` on `stream`.
+///
+/// # Safety
+///
+/// `event` must be null or a live event, `stream` null or a live stream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuEventRecord(event: *mut c_void, stream: *mut c_void) {
+    entry("mgpuEventRecord", (), |d| {
+        if follows_failure(event) {
+            return Ok(());
+        }
+        // SAFETY: the driver checks the handles.
+        d.check("cuEventRecord", unsafe { (d.event_record)(event, stream) })
+    })
+}
+
+/// Allocates `size_bytes` of device memory, or managed memory (visible to
+/// the host too) when `is_host_shared` is nonzero (C `bool`); returns
+/// null on failure, and for 0 bytes. `stream` is unused: the allocation
+/// is synchronous.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuMemAlloc(
+    size_bytes: u64,
+    stream: *mut c_void,
+    is_host_shared: u8,
+) -> *mut c_void {
+    let _ = stream;
+    entry("mgpuMemAlloc", ptr::null_mut(), |d| {
+        let bytes = usize::try_from(size_bytes)
+            .map_err(|_| format!("mgpuMemAlloc: {size_bytes} bytes is too large"))?;
+        let mut address: CuDevicePtr = 0;
+        if bytes == 0 {
+            return Ok(ptr::null_mut());
+        }
+        if is_host_shared != 0 {
+            // SAFETY: a valid out-pointer.
+            d.check("cuMemAllocManaged", unsafe {
+                (d.mem_alloc_managed)(&mut address, bytes, driver::CU_MEM_ATTACH_GLOBAL)
+            })?;
+        } else {
+            // SAFETY: a valid out-pointer.
+            d.check("cuMemAlloc", unsafe { (d.mem_alloc)(&mut address, bytes) })?;
+        }
+        Ok(address as *mut c_void)
+    })
+}
+
+/// Frees memory from `mgpuMemAlloc`; null is ignored. `stream` is unused.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuMemFree(ptr: *mut c_void, stream: *mut c_void) {
+    let _ = stream;
+    entry("mgpuMemFree", (), |d| {
+        if ptr.is_null() {
+            return Ok(());
+        }
+        // SAFETY: the driver checks the address.
+        d.check("cuMemFree", unsafe { (d.mem_free)(ptr as CuDevicePtr) })
+    })
+}
+
+/// Queues a copy of `size_bytes` from `src` to `dst` on `stream`, host or
+/// device memory either side (unified addressing).
+///
+/// # Safety
+///
+/// Host memory named must stay valid until the stream has done the copy.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemcpy(
+    dst: *mut c_void,
+    src: *mut c_void,
+    size_bytes: usize,
+    stream: *mut c_void,
+) {
+    entry("mgpuMemcpy", (), |d| {
+        // SAFETY: the caller vouches for host memory; the driver checks
+        // device memory.
+        d.check("cuMemcpyAsync", unsafe {
+            (d.memcpy_async)(dst as CuDevicePtr, src as CuDevicePtr, size_bytes, stream)
+        })
+    })
+}
+
+/// Queues setting `count` 32-bit words at `dst` to `value` on `stream`.
+///
+/// # Safety
+///
+/// `dst` must be device memory of at least `count` words; `stream` null or
+/// a live stream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemset32(
+    dst: *mut c_void,
+    value: c_uint,
+    count: usize,
+    stream: *mut c_void,
+) {
+    entry("mgpuMemset32", (), |d| {
+        // SAFETY: the driver checks the address.
+        d.check("cuMemsetD32Async", unsafe {
+            (d.memset_d32_async)(dst as CuDevicePtr, value, count, stream)
+        })
+    })
+}
+
+/// Queues setting `count` 16-bit words at `dst` to `value` on `stream`.
+///
+/// # Safety
+///
+/// `dst` must be device memory of at least `count` half-words; `stream`
+/// null or a live stream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemset16(
+    dst: *mut c_void,
+    value: c_ushort,
+    count: usize,
+    stream: *mut c_void,
+) {
+    entry("mgpuMemset16", (), |d| {
+        // SAFETY: the driver checks the address.
+        d.check("cuMemsetD16Async", unsafe {
+            (d.memset_d16_async)(dst as CuDevicePtr, value, count, stream)
+        })
+    })
+}
+
+/// Page-locks `size_bytes` of host memory at `ptr` and maps it for the
+/// device.
+///
+/// # Safety
+///
+/// `ptr` must be host memory of at least `size_bytes`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemHostRegister(ptr: *mut c_void, size_bytes: u64) {
+    entry("mgpuMemHostRegister", (), |d| register(d, ptr, size_bytes))
+}
+
+/// `cuMemHostRegister` on `bytes` at `ptr`.
+fn register(d: &Driver, ptr: *mut c_void, bytes: u64) -> Result<(), String> {
+    let bytes = usize::try_from(bytes)
+        .map_err(|_| format!("mgpuMemHostRegister: {bytes} bytes is too large"))?;
+    // SAFETY: the caller vouches for the memory; the driver checks it.
+    d.check("cuMemHostRegister", unsafe {
+        (d.mem_host_register)(ptr, bytes, 0)
+    })
+}
+
+/// Reads a ranked memref descriptor (`allocated`, `aligned`, `offset`,
+/// `sizes[rank]`, `strides[rank]`): its first element's address, and its
+/// size in bytes when it is dense row-major, else an error.
+///
+/// # Safety
+///
+/// `descriptor` must point to a descriptor of rank `rank`.
+unsafe fn dense_extent(
+    function: &str,
+    rank: i64,
+    descriptor: *const c_void,
+    element_bytes: i64,
+) -> Result<(*mut c_void, u64), String> {
+    if descriptor.is_null() || rank < 0 || element_bytes < 0 {
+        return Err(format!(
+            "{function}: bad memref (descriptor {descriptor:?}, rank {rank}, {element_bytes}-byte elements)"
+        ));
+    }
+    let rank = rank as usize;
+    let words = descriptor.cast::<i64>();
+    // SAFETY: the caller gives a descriptor of this rank: two pointers,
+    // the offset, then 2 * rank sizes and strides, all 8 bytes.
+    let (aligned, offset, sizes, strides) = unsafe {
+        (
+            *descriptor.cast::<*mut u8>().add(1),
+            *words.add(2),
+            std::slice::from_raw_parts(words.add(3), rank),
+            std::slice::from_raw_parts(words.add(3 + rank), rank),
+        )
+    };
+    let mut expected = 1i64;
+    for (dim, (&size, &stride)) in sizes.iter().zip(strides).enumerate().rev() {
+        if size > 1 && stride != expected {
+            return Err(format!(
+                "{function}: only dense row-major memrefs can be registered (dimension {dim} has stride {stride}, expected {expected})"
+            ));
+        }
+        expected = expected.saturating_mul(size);
+    }
+    let bytes = u64::try_from(expected.saturating_mul(element_bytes)).unwrap_or(0);
+    let first = aligned.wrapping_offset((offset * element_bytes) as isize);
+    Ok((first.cast(), bytes))
+}
+
+/// Registers a dense memref's memory (see `mgpuMemHostRegister`):
+/// `descriptor` points to a ranked descriptor of rank `rank`.
+///
+/// # Safety
+///
+/// `descriptor` must point to a descriptor of rank `rank` whose memory is
+/// valid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemHostRegisterMemRef(
+    rank: i64,
+    descriptor: *mut c_void,
+    element_size_bytes: i64,
+) {
+    entry("mgpuMemHostRegisterMemRef", (), |d| {
+        // SAFETY: the caller gives a descriptor of this rank.
+        let (ptr, bytes) = unsafe {
+            dense_extent(
+                "mgpuMemHostRegisterMemRef",
+                rank,
+                descriptor,
+                element_size_bytes,
+            )
+        }?;
+        register(d, ptr, bytes)
+    })
+}
+
+/// Unregisters host memory registered at `ptr`.
+///
+/// # Safety
+///
+/// `ptr` must be the start of registered memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemHostUnregister(ptr: *mut c_void) {
+    entry("mgpuMemHostUnregister", (), |d| {
+        // SAFETY: the driver checks the pointer.
+        d.check("cuMemHostUnregister", unsafe {
+            (d.mem_host_unregister)(ptr)
+        })
+    })
+}
+
+/// Unregisters a memref registered by `mgpuMemHostRegisterMemRef`.
+///
+/// # Safety
+///
+/// `descriptor` must point to a descriptor of rank `rank`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemHostUnregisterMemRef(
+    rank: i64,
+    descriptor: *mut c_void,
+    element_size_bytes: i64,
+) {
+    entry("mgpuMemHostUnregisterMemRef", (), |d| {
+        // SAFETY: the caller gives a descriptor of this rank.
+        let (ptr, _) = unsafe {
+            dense_extent(
+                "mgpuMemHostUnregisterMemRef",
+                rank,
+                descriptor,
+                element_size_bytes,
+            )
+        }?;
+        // SAFETY: the driver checks the pointer.
+        d.check("cuMemHostUnregister", unsafe {
+            (d.mem_host_unregister)(ptr)
+        })
+    })
+}
+
+/// Chooses the device whose primary context moonrt uses. It takes effect
+/// only before the first GPU call of the process (moonrt keeps one
+/// context), and never records an error.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuSetDefaultDevice(device: i32) {
+    DEFAULT_DEVICE.store(device, Ordering::Relaxed);
+}
