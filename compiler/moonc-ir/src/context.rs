@@ -20,10 +20,13 @@ pub fn arith_dialect_handle() -> DialectHandle {
 }
 
 /// A registry holding every upstream MLIR dialect (with their extensions and
-/// interfaces) and the moon dialect.
+/// interfaces, and their translations to LLVM IR, which
+/// `gpu-module-to-binary` needs) and the moon dialect.
 pub fn dialect_registry() -> DialectRegistry {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
+    // SAFETY: the registry is live for the call.
+    unsafe { ffi::moonRegisterLLVMTranslations(registry.to_raw()) };
     moon_dialect_handle().insert_dialect(&registry);
     registry
 }

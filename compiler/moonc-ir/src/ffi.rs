@@ -96,4 +96,15 @@ unsafe extern "C" {
 
     /// Appends `moon-cpu-pipeline` to a pass manager anchored on a module.
     pub fn moonAddCpuPipeline(pm: MlirOpPassManager) -> MlirLogicalResult;
+
+    /// Registers every dialect's translation to LLVM IR in a registry.
+    pub fn moonRegisterLLVMTranslations(registry: MlirDialectRegistry);
+
+    /// Appends `moon-gpu-pipeline` for `chip`, linking `libdevice` (a path,
+    /// or empty), to a pass manager anchored on a module.
+    pub fn moonAddGpuPipeline(
+        pm: MlirOpPassManager,
+        chip: MlirStringRef,
+        libdevice: MlirStringRef,
+    ) -> MlirLogicalResult;
 }

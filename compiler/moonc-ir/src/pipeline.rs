@@ -4,8 +4,9 @@
 use crate::{Error, Result, ffi};
 use melior::{Context, StringRef, ir::Module, pass::OperationPassManager};
 
-/// Registers `moon-cpu-pipeline` in MLIR's global pass registry, so that
-/// `moonc-opt --moon-cpu-pipeline` and textual pipelines can name it.
+/// Registers `moon-cpu-pipeline`, `moon-gpu-pipeline` and the C++ passes
+/// (`moon-math-approx`, `moon-gpu-reduce`) in MLIR's global pass registry,
+/// so that `moonc-opt` flags and textual pipelines can name them.
 pub fn register_pipelines() {
     // SAFETY: only adds entries to MLIR's registry.
     unsafe { ffi::moonRegisterPipelines() }
@@ -16,6 +17,30 @@ pub fn register_pipelines() {
 pub fn add_cpu_pipeline(pm: OperationPassManager) -> Result<()> {
     // SAFETY: the pass manager is live for the call.
     let result = unsafe { ffi::moonAddCpuPipeline(pm.to_raw()) };
+    if result.value == 0 {
+        return Err(Error::Reported);
+    }
+    Ok(())
+}
+
+/// Appends `moon-gpu-pipeline` (GPU kernels to PTX in `gpu.binary` ops, the
+/// host side to the LLVM dialect) for `chip` (`sm_80` or `sm_90`) to a pass
+/// manager anchored on `builtin.module`. `libdevice` is the path of
+/// libdevice's bitcode to link math against; without it f32 math becomes
+/// polynomial approximations (and other math is an error).
+pub fn add_gpu_pipeline(
+    pm: OperationPassManager,
+    chip: &str,
+    libdevice: Option<&str>,
+) -> Result<()> {
+    // SAFETY: the pass manager and strings are live for the call.
+    let result = unsafe {
+        ffi::moonAddGpuPipeline(
+            pm.to_raw(),
+            StringRef::new(chip).to_raw(),
+            StringRef::new(libdevice.unwrap_or("")).to_raw(),
+        )
+    };
     if result.value == 0 {
         return Err(Error::Reported);
     }

@@ -128,13 +128,28 @@ MLIR_CAPI_EXPORTED uint64_t moonBlasMinFlops(void);
 /// Sets `--moon-blas-min-flops` (for drivers that parse their own flags).
 MLIR_CAPI_EXPORTED void moonSetBlasMinFlops(uint64_t flops);
 
-/// Registers moonc's named pipelines (`moon-cpu-pipeline`) in MLIR's global
-/// pass registry.
+/// Registers moonc's named pipelines (`moon-cpu-pipeline`,
+/// `moon-gpu-pipeline`) and C++ passes (`moon-math-approx`,
+/// `moon-gpu-reduce`) in MLIR's global pass registry.
 MLIR_CAPI_EXPORTED void moonRegisterPipelines(void);
 
 /// Appends `moon-cpu-pipeline` to `pm`, which must be anchored on
 /// `builtin.module`.
 MLIR_CAPI_EXPORTED MlirLogicalResult moonAddCpuPipeline(MlirOpPassManager pm);
+
+/// Registers the translations of every dialect to LLVM IR (the LLVM, NVVM
+/// and GPU dialects' among them) in `registry`, which gpu-module-to-binary
+/// needs to serialize GPU modules; MLIR's C API only registers them in a
+/// context.
+MLIR_CAPI_EXPORTED void
+moonRegisterLLVMTranslations(MlirDialectRegistry registry);
+
+/// Appends `moon-gpu-pipeline` for the GPU `chip` (`sm_80` or `sm_90`) to
+/// `pm`, which must be anchored on `builtin.module`. `libdevice` is the path
+/// of libdevice's bitcode to link math calls against, or empty for
+/// polynomial approximations. Fails, saying so on stderr, on another chip.
+MLIR_CAPI_EXPORTED MlirLogicalResult moonAddGpuPipeline(
+    MlirOpPassManager pm, MlirStringRef chip, MlirStringRef libdevice);
 
 #ifdef __cplusplus
 }

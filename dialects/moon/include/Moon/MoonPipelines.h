@@ -1,7 +1,7 @@
 //===- MoonPipelines.h - Named pass pipelines of moonc ----------*- C++ -*-===//
 //
 // The named pipelines that moonc registers with MLIR (usable as
-// `moonc-opt --moon-cpu-pipeline`) and runs itself.
+// `moonc-opt --moon-cpu-pipeline`, `--moon-gpu-pipeline`) and runs itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +45,15 @@ std::string cpuPipeline();
 /// Appends `moon-cpu-pipeline` to `pm`, which must be anchored on
 /// `builtin.module`.
 LogicalResult buildCpuPipeline(OpPassManager &pm);
+
+/// The passes of `moon-gpu-pipeline` for `chip` (`sm_80`, `sm_90`), linking
+/// `libdevice` (a path, or empty for polynomial math), as a textual list.
+std::string gpuPipeline(llvm::StringRef chip, llvm::StringRef libdevice);
+
+/// Appends `moon-gpu-pipeline` to `pm`, which must be anchored on
+/// `builtin.module`; fails on a chip other than sm_80 and sm_90.
+LogicalResult buildGpuPipeline(OpPassManager &pm, llvm::StringRef chip,
+                               llvm::StringRef libdevice);
 
 /// Registers moonc's named pipelines in MLIR's global pass registry.
 void registerMoonPipelines();

@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -172,4 +173,14 @@ void moonRegisterPipelines() { mlir::moon::registerMoonPipelines(); }
 
 MlirLogicalResult moonAddCpuPipeline(MlirOpPassManager pm) {
   return wrap(mlir::moon::buildCpuPipeline(*unwrap(pm)));
+}
+
+MlirLogicalResult moonAddGpuPipeline(MlirOpPassManager pm, MlirStringRef chip,
+                                     MlirStringRef libdevice) {
+  return wrap(mlir::moon::buildGpuPipeline(*unwrap(pm), unwrap(chip),
+                                           unwrap(libdevice)));
+}
+
+void moonRegisterLLVMTranslations(MlirDialectRegistry registry) {
+  mlir::registerAllToLLVMIRTranslations(*unwrap(registry));
 }

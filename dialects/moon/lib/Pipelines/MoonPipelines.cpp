@@ -1,12 +1,14 @@
 //===- MoonPipelines.cpp - Named pass pipelines of moonc ------------------===//
 //
-// Defines `moon-cpu-pipeline`. The LLVM side (translation to LLVM IR, O3 for
-// the host CPU, vector math, machine code) is done by moonc-codegen in Rust.
+// Defines `moon-cpu-pipeline` and `moon-gpu-pipeline`. The LLVM side
+// (translation to LLVM IR, O3 for the host CPU, vector math, machine code) is
+// done by moonc-codegen in Rust.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Moon/MoonPipelines.h"
 #include "Moon-c/Dialects.h"
+#include "Moon/MoonPasses.h"
 
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -124,7 +126,99 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
   return success();
 }
 
+// moon-gpu-pipeline, in order:
+// - 1-D sums become kernels of their own first (moon-gpu-reduce), while they
+//   are still linalg: convert-linalg-to-parallel-loops would make their
+//   reduction loop a sequential scf.for on the host;
+// - the remaining linalg ops become scf.parallel loops, which (with the
+//   user's) are tiled by 256 so that the inner loop maps to the threads of
+//   a block and the outer to the grid (without tiling gpu-map-parallel-loops
+//   gives every iteration a block of one thread); no-min-max-bounds keeps
+//   the block size constant and guards the last, partial tile with an
+//   scf.if instead;
+// - gpu-map-parallel-loops and convert-parallel-loops-to-gpu make them
+//   gpu.launch ops, which gpu-kernel-outlining (with the user's launches)
+//   turns into gpu.func kernels in gpu.modules and gpu.launch_func calls;
+// - in each gpu.module: scf to cf (convert-gpu-to-nvvm does not lower scf),
+//   transcendental math to polynomials and floor/ceil/fabs/sqrt to NVVM
+//   intrinsics (moon-math-approx), unless libdevice is given:
+//   then convert-gpu-to-nvvm makes them libdevice calls (__nv_expf, ...)
+//   that gpu-module-to-binary links; convert-gpu-to-nvvm also lowers
+//   gpu.all_reduce to shuffles and shared memory;
+// - the host side down to LLVM, gpu.launch_func kept for gpu-to-llvm, which
+//   lowers its operands; translation to LLVM IR then emits the mgpu* calls
+//   (mgpuModuleLoadJIT, mgpuLaunchKernel, ...) that moonrt implements;
+// - gpu-module-to-binary last, with format=isa: the gpu.binary holds PTX
+//   text, which needs no ptxas (the driver JIT-compiles it).
+std::string gpuPipeline(llvm::StringRef chip, llvm::StringRef libdevice) {
+  std::string target = "nvvm-attach-target{chip=" + chip.str();
+  if (!libdevice.empty())
+    target += " l=" + libdevice.str();
+  target += "}";
+  std::string kernelMath = libdevice.empty() ? "moon-math-approx," : "";
+  return "func.func(moon-gpu-reduce,convert-linalg-to-parallel-loops,"
+         "scf-parallel-loop-tiling{parallel-loop-tile-sizes=256 "
+         "no-min-max-bounds=true},"
+         "gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
+         "lower-affine,canonicalize,gpu-kernel-outlining," +
+         target + ",gpu.module(convert-scf-to-cf," + kernelMath +
+         "convert-gpu-to-nvvm{index-bitwidth=64},canonicalize,cse,"
+         "reconcile-unrealized-casts),"
+         "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+         "convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+         "finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+         "gpu-to-llvm,reconcile-unrealized-casts,"
+         "gpu-module-to-binary{format=isa}";
+}
+
+LogicalResult buildGpuPipeline(OpPassManager &pm, llvm::StringRef chip,
+                               llvm::StringRef libdevice) {
+  static const bool registered = [] {
+    registerAllPasses();
+    registerMoonPasses();
+    return true;
+  }();
+  (void)registered;
+  if (chip != "sm_80" && chip != "sm_90") {
+    llvm::errs() << "moon-gpu-pipeline: unsupported chip '" << chip
+                 << "' (expected sm_80 or sm_90)\n";
+    return failure();
+  }
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (failed(
+          parsePassPipeline(gpuPipeline(chip, libdevice), pm, errorStream))) {
+    llvm::errs() << "moon-gpu-pipeline is malformed: " << error << "\n";
+    return failure();
+  }
+  return success();
+}
+
+namespace {
+/// The options of `moon-gpu-pipeline`.
+struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("The NVIDIA GPU: sm_80 or sm_90"),
+                           llvm::cl::init("sm_80")};
+  Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("Path of libdevice.10.bc: math ops become libdevice "
+                     "calls, linked into the PTX (default: polynomial "
+                     "approximations, f32 only)"),
+      llvm::cl::init("")};
+};
+} // namespace
+
 void registerMoonPipelines() {
+  registerMoonPasses();
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "moon-gpu-pipeline",
+      "Map linalg/scf.parallel loops and 1-D sums to GPU kernels, lower "
+      "them to NVVM and PTX (gpu.binary) and the host side to the LLVM "
+      "dialect",
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        (void)buildGpuPipeline(pm, options.chip, options.libdevice);
+      });
   PassPipelineRegistration<>(
       "moon-cpu-pipeline",
       "Lower func/arith/math/scf/cf/memref/linalg/vector/index to the LLVM "

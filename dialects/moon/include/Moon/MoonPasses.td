@@ -1,0 +1,84 @@
+//===- MoonPasses.td - moonc's C++ passes ------------------*- tablegen -*-===//
+//
+// The passes that must be C++ because they apply MLIR pattern sets with no C
+// API (the math approximations) or build GPU kernels with MLIR's builders.
+// moonc's other passes are Rust (compiler/moonc-passes).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MOON_PASSES
+#define MOON_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def MoonMathApprox : Pass<"moon-math-approx"> {
+  let summary = "Lower f32 transcendental math ops to polynomial "
+                "approximations, so that GPU code needs no libdevice";
+  let description = [{
+    Expands `math` ops into simpler ones (`tan`, `sinh`, `cosh`, `asinh`,
+    `acosh`, `atanh`, `powf`, `exp2`, `fpowi`, `round`, `roundeven`,
+    `ceil`, `rsqrt`) and replaces the f32 transcendental ones (`exp`,
+    `expm1`, `log`, `log2`, `log1p`, `sin`, `cos`, `tanh`, `erf`, `atan`,
+    `atan2`, `asin`, `acos`, `cbrt`) with MLIR's polynomial approximations
+    (`populateMathPolynomialApproximationPatterns`), made of `arith` ops and
+    `math` ops that NVPTX has instructions for. Of those, `floor`, `ceil`,
+    `absf` and `sqrt` (f32, f64) become calls of the NVVM intrinsics
+    (`llvm.nvvm.floor.f`, `llvm.nvvm.sqrt.rn.d`, ...), since
+    convert-gpu-to-nvvm would make them libdevice calls; `fma`, `trunc`,
+    `round`, `roundeven` and `copysign` are left to it (LLVM intrinsics).
+    The pass is meant for GPU kernels (`gpu.module`), ahead of
+    convert-gpu-to-nvvm.
+
+    A transcendental op left over (on f64, or one with no approximation) is
+    an error at the op: NVPTX has no instruction for it, and lowering it
+    would leave a call of a libdevice function unresolved in the PTX.
+
+    ```mlir
+    %e = math.exp %x : f32
+    ```
+
+    becomes a range reduction, a polynomial and a bit-cast scaling by a
+    power of two (about 20 `arith` ops and a `math.floor`).
+  }];
+  let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect",
+                           "math::MathDialect", "vector::VectorDialect"];
+}
+
+def MoonGpuReduce : Pass<"moon-gpu-reduce", "func::FuncOp"> {
+  let summary = "Turn 1-D sum reductions (linalg.generic) into GPU kernels "
+                "with a block reduction and one atomic add per block";
+  let description = [{
+    A `linalg.generic` with one `reduction` iterator over rank-1 memrefs
+    (identity indexing maps) whose output is a rank-0 f32 or f64 memref, and
+    whose body adds one value computed from the inputs to the output
+    (`out + f(in...)`), becomes a `gpu.launch` of up to 1024 blocks of 256
+    threads: each thread accumulates `f` over a grid-stride chunk of the
+    elements in registers, the block sums the threads' values with
+    `gpu.all_reduce add` (shuffles and shared memory once lowered to NVVM),
+    and thread 0 of each block adds the block's sum to the output with one
+    `memref.atomic_rmw addf`. The output keeps its initial value, as
+    linalg's semantics say.
+
+    ```mlir
+    linalg.generic {indexing_maps = [(d0) -> (d0), (d0) -> ()],
+                    iterator_types = ["reduction"]}
+        ins(%x : memref<?xf32>) outs(%s : memref<f32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %e = math.exp %a : f32
+      %r = arith.addf %e, %acc : f32
+      linalg.yield %r : f32
+    }
+    ```
+
+    becomes `gpu.launch blocks(...) threads(...) { scf.for (grid stride)
+    ... gpu.all_reduce add ... memref.atomic_rmw addf ... }`.
+
+    Any other reduction (another rank, several outputs, a combiner other
+    than `addf`, a non-identity map) is an error at the op: it would
+    otherwise stay a host loop over device memory.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect"];
+}
+
+#endif // MOON_PASSES

@@ -1,0 +1,151 @@
+//===- GpuReduce.cpp - moon-gpu-reduce: 1-D sums as GPU kernels -----------===//
+//
+// Rewrites a linalg.generic summing f(x_i) over rank-1 memrefs into a rank-0
+// memref as a gpu.launch: grid-stride accumulation per thread, a block
+// reduction (gpu.all_reduce) and one atomic add per block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Moon/MoonPasses.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::moon {
+#define GEN_PASS_DEF_MOONGPUREDUCE
+#include "Moon/MoonPasses.h.inc"
+} // namespace mlir::moon
+
+using namespace mlir;
+
+namespace {
+
+/// Threads per block of the reduction kernels.
+constexpr int64_t kThreads = 256;
+/// The most blocks launched: beyond, each thread takes more elements.
+constexpr int64_t kMaxBlocks = 1024;
+
+/// The value the body of `op` adds to its output (`f` in `out + f(in...)`),
+/// or null when `op` is not a 1-D sum the pass rewrites; `why` then says
+/// what is unsupported.
+Value summand(linalg::GenericOp op, std::string &why) {
+  if (op.getNumLoops() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumDpsInputs() == 0) {
+    why = "one loop, at least one input and one output";
+    return {};
+  }
+  auto out = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!out || out.getRank() != 0 ||
+      !isa<Float32Type, Float64Type>(out.getElementType())) {
+    why = "a rank-0 f32 or f64 memref as the output";
+    return {};
+  }
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || type.getRank() != 1 ||
+        !op.getMatchingIndexingMap(input).isIdentity()) {
+      why = "rank-1 memref inputs read with the identity map";
+      return {};
+    }
+  }
+  Block &body = op.getRegion().front();
+  BlockArgument acc = body.getArguments().back();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add || !acc.hasOneUse() || acc.getUses().begin()->getOwner() != add) {
+    why = "a body that adds one value to the output (arith.addf)";
+    return {};
+  }
+  return add.getLhs() == acc ? add.getRhs() : add.getLhs();
+}
+
+/// Replaces the sum `op` (whose summand is `f`) with a gpu.launch.
+void rewrite(linalg::GenericOp op, Value f) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value out = op.getDpsInitOperand(0)->get();
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  auto index = [&](int64_t value) {
+    return b.create<arith::ConstantIndexOp>(loc, value).getResult();
+  };
+  Value c0 = index(0), c1 = index(1), threads = index(kThreads);
+  Value n = b.create<memref::DimOp>(loc, op.getDpsInputOperand(0)->get(), 0);
+  // blocks = clamp(ceil(n / threads), 1, kMaxBlocks)
+  Value blocks = b.create<arith::CeilDivUIOp>(loc, n, threads);
+  blocks = b.create<arith::MinUIOp>(loc, blocks, index(kMaxBlocks));
+  blocks = b.create<arith::MaxUIOp>(loc, blocks, c1);
+  auto launch = b.create<gpu::LaunchOp>(loc, blocks, c1, c1, threads, c1, c1);
+
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value tx = launch.getThreadIds().x;
+  Value first = b.create<arith::AddIOp>(
+      loc,
+      b.create<arith::MulIOp>(loc, launch.getBlockIds().x,
+                              launch.getBlockSize().x),
+      tx);
+  Value stride = b.create<arith::MulIOp>(loc, launch.getGridSize().x,
+                                         launch.getBlockSize().x);
+  Value zero = b.create<arith::ConstantOp>(loc, b.getZeroAttr(element));
+  auto loop = b.create<scf::ForOp>(
+      loc, first, n, stride, ValueRange{zero},
+      [&](OpBuilder &lb, Location l, Value i, ValueRange iterArgs) {
+        Block &body = op.getRegion().front();
+        IRMapping map;
+        for (auto [arg, input] :
+             llvm::zip(body.getArguments(), op.getDpsInputs()))
+          map.map(arg, lb.create<memref::LoadOp>(l, input, i).getResult());
+        Operation *add = body.getTerminator()->getOperand(0).getDefiningOp();
+        for (Operation &inner : body.without_terminator())
+          if (&inner != add)
+            lb.clone(inner, map);
+        Value sum =
+            lb.create<arith::AddFOp>(l, iterArgs[0], map.lookupOrDefault(f));
+        lb.create<scf::YieldOp>(l, sum);
+      });
+  Value blockSum = b.create<gpu::AllReduceOp>(
+      loc, loop.getResult(0),
+      gpu::AllReduceOperationAttr::get(b.getContext(),
+                                       gpu::AllReduceOperation::ADD),
+      /*uniform=*/true);
+  Value isFirst =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, tx, c0);
+  auto ifFirst = b.create<scf::IfOp>(loc, isFirst, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  b.create<memref::AtomicRMWOp>(loc, arith::AtomicRMWKind::addf, blockSum, out,
+                                ValueRange{});
+  b.setInsertionPointAfter(ifFirst);
+  b.create<gpu::TerminatorOp>(loc);
+  op.erase();
+}
+
+struct GpuReducePass : public moon::impl::MoonGpuReduceBase<GpuReducePass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> sums;
+    WalkResult result = getOperation().walk([&](linalg::GenericOp op) {
+      if (op.getNumReductionLoops() == 0)
+        return WalkResult::advance();
+      // Reductions inside a kernel the user wrote are the kernel's own.
+      if (op->getParentOfType<gpu::LaunchOp>() ||
+          op->getParentOfType<gpu::GPUFuncOp>())
+        return WalkResult::advance();
+      std::string why;
+      Value f = summand(op, why);
+      if (!f) {
+        op.emitError() << "unsupported reduction on the GPU: moon-gpu-reduce "
+                          "maps 1-D sums only (expected "
+                       << why << ")";
+        return WalkResult::interrupt();
+      }
+      sums.push_back(op);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    for (linalg::GenericOp op : sums) {
+      std::string why;
+      rewrite(op, summand(op, why));
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,51 @@
+// moon-gpu-pipeline maps an elementwise linalg.generic (y = cos(exp(x)) on
+// f32) to a kernel of 256-thread blocks over the grid, lowers it to NVVM with
+// polynomial math (no libdevice call) and serializes it to PTX; the host
+// side launches it (gpu.launch_func, which translation to LLVM IR turns into
+// mgpu* calls).
+// RUN: moonc-opt --moon-gpu-pipeline %s | FileCheck %s
+// RUN: moonc-opt --moon-gpu-pipeline %s --mlir-print-ir-before=gpu-module-to-binary 2>&1 >/dev/null | FileCheck %s --check-prefix=NVVM
+// RUN: moonc-opt --moon-gpu-pipeline='chip=sm_90' %s | FileCheck %s --check-prefix=SM90
+// RUN: moonc-opt --moon-gpu-pipeline %s | mlir-translate-19 --mlir-to-llvmir | FileCheck %s --check-prefix=HOST
+
+// NVVM: gpu.module @cos_exp_kernel [#nvvm.target<chip = "sm_80">]
+// NVVM-NOT: __nv_
+// NVVM: llvm.func @cos_exp_kernel(
+// NVVM: nvvm.read.ptx.sreg.ctaid.x
+// NVVM: nvvm.read.ptx.sreg.tid.x
+// NVVM: llvm.call_intrinsic{{.*}}"llvm.nvvm.floor.f"
+// NVVM: llvm.store
+// NVVM-NOT: __nv_
+
+// CHECK-LABEL: llvm.func @cos_exp(
+// CHECK: gpu.launch_func @cos_exp_kernel::@cos_exp_kernel blocks in ({{.*}}) threads in ({{.*}})
+// CHECK: gpu.binary @cos_exp_kernel [#gpu.object<#nvvm.target<chip = "sm_80">, {{.*}}assembly = "
+// CHECK-SAME: .target sm_80
+// CHECK-SAME: .visible .entry cos_exp_kernel(
+// CHECK-SAME: .maxntid 256, 1, 1
+// CHECK-SAME: mov.u32 {{.*}}%tid.x;
+// CHECK-NOT: .extern
+// CHECK-NOT: __nv_
+
+// SM90: .version 7.8
+// SM90-SAME: .target sm_90
+
+// HOST-LABEL: define void @cos_exp(
+// HOST: call ptr @mgpuModuleLoadJIT(ptr @cos_exp_kernel_bin_cst
+// HOST: call ptr @mgpuModuleGetFunction(
+// HOST: call ptr @mgpuStreamCreate()
+// HOST: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 %{{.*}}, i64 1, i64 1, i64 256, i64 1, i64 1,
+// HOST: call void @mgpuStreamSynchronize(
+// HOST: call void @mgpuStreamDestroy(
+// HOST: call void @mgpuModuleUnload(
+#map = affine_map<(d0) -> (d0)>
+func.func @cos_exp(%x: memref<?xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]}
+      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %e = math.exp %a : f32
+    %c = math.cos %e : f32
+    linalg.yield %c : f32
+  }
+  return
+}
