@@ -7,6 +7,34 @@
 // RUN: moonc-opt --moon-gpu-pipeline %s --mlir-print-ir-before=gpu-module-to-binary 2>&1 >/dev/null | FileCheck %s --check-prefix=NVVM
 // RUN: moonc-opt --moon-gpu-pipeline='chip=sm_90' %s | FileCheck %s --check-prefix=SM90
 // RUN: moonc-opt --moon-gpu-pipeline %s | mlir-translate-19 --mlir-to-llvmir | FileCheck %s --check-prefix=HOST
+// RUN: moonc compile %s --emit ptx -o %t.ptx && FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: moonc compile %s --emit ptx --gpu-chip sm_90 -o - | FileCheck %s --check-prefix=PTX90
+// RUN: moonc compile %s --gpu --emit obj -o %t.o && llvm-nm-19 %t.o | FileCheck %s --check-prefix=OBJ
+// RUN: moonc compile %s --emit obj -o %t.cpu.o && llvm-nm-19 %t.cpu.o | FileCheck %s --check-prefix=CPU
+// RUN: not moonc compile %s --emit ptx --gpu-chip sm_70 -o - 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// PTX: .version 7.0
+// PTX: .target sm_80
+// PTX: .visible .entry cos_exp_kernel(
+// PTX: .maxntid 256, 1, 1
+// PTX: mov.u32 {{.*}}%tid.x;
+// PTX: cvt.rmi.f32.f32
+// PTX: st.global.f32
+// PTX-NOT: .extern
+// PTX-NOT: __nv_
+
+// PTX90: .version 7.8
+// PTX90: .target sm_90
+
+// OBJ: r cos_exp_kernel_bin_cst
+// OBJ: U mgpuLaunchKernel
+// OBJ: U mgpuModuleLoadJIT
+
+// Without gpu operations and --gpu, --emit obj compiles for the CPU.
+// CPU-NOT: mgpu
+// CPU: T cos_exp
+
+// CHIP: moonc: error: unsupported GPU chip `sm_70` (expected one of sm_80, sm_90)
 
 // NVVM: gpu.module @cos_exp_kernel [#nvvm.target<chip = "sm_80">]
 // NVVM-NOT: __nv_

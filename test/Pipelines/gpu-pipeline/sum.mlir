@@ -4,6 +4,15 @@
 // goes to the result.
 // RUN: moonc-opt --moon-gpu-pipeline %s | FileCheck %s
 // RUN: moonc-opt --moon-gpu-pipeline %s --mlir-print-ir-before=gpu-module-to-binary 2>&1 >/dev/null | FileCheck %s --check-prefix=NVVM
+// RUN: moonc compile %s --emit ptx -o - | FileCheck %s --check-prefix=PTX
+
+// PTX: .target sm_80
+// PTX: .visible .entry sum_cos_exp_kernel(
+// PTX: shfl.sync.bfly.b32
+// PTX: bar.sync
+// PTX: atom.global.add.f32
+// PTX-NOT: .extern
+// PTX-NOT: __nv_
 
 // NVVM: gpu.module @sum_cos_exp_kernel [#nvvm.target<chip = "sm_80">]
 // NVVM-NOT: __nv_

@@ -189,16 +189,32 @@ enum Command {
         #[arg(long, value_enum, default_value_t = CheckMode::Both)]
         mode: CheckMode,
     },
-    /// Compile FILE ahead of time for the host CPU.
+    /// Compile FILE ahead of time for the host CPU (or, for a module with
+    /// `gpu` operations, `--gpu` or `--emit ptx`, for an NVIDIA GPU: the
+    /// host side with the kernels' PTX embedded).
     Compile {
         /// The `.mlir` file.
         file: PathBuf,
-        /// Where to write the output (`-`: stdout, for obj, asm and llvm).
+        /// Where to write the output (`-`: stdout, for obj, asm, llvm and
+        /// ptx).
         #[arg(short, long)]
         output: PathBuf,
         /// What to write.
         #[arg(long, value_enum, default_value_t = EmitKind::Obj)]
         emit: EmitKind,
+        /// Compile for the GPU (moon-gpu-pipeline) even when the module
+        /// has no `gpu` operations: parallel loops and 1-D sums become
+        /// kernels.
+        #[arg(long)]
+        gpu: bool,
+        /// The GPU to compile kernels for: sm_80 or sm_90.
+        #[arg(long, default_value = moonc_codegen::DEFAULT_CHIP)]
+        gpu_chip: String,
+        /// libdevice's bitcode (libdevice.10.bc) to link GPU math against;
+        /// without it f32 math becomes polynomial approximations and other
+        /// transcendental math is an error.
+        #[arg(long)]
+        libdevice: Option<PathBuf>,
         /// Also write a C header declaring every public function.
         #[arg(long)]
         header: Option<PathBuf>,
@@ -221,6 +237,16 @@ enum EmitKind {
     Asm,
     /// Optimized LLVM IR.
     Llvm,
+    /// The PTX of the module's GPU kernels (compiles for the GPU).
+    Ptx,
+}
+
+/// How `compile` compiles for the GPU: `--gpu-chip` and `--libdevice`.
+struct GpuOptions<'a> {
+    /// Whether `--gpu` was given.
+    forced: bool,
+    chip: &'a str,
+    libdevice: Option<&'a Path>,
 }
 
 /// A compiled function ready to call, and what compiling it took.
@@ -305,6 +331,7 @@ fn compile(
     emit: EmitKind,
     header: Option<&Path>,
     rust: Option<&Path>,
+    gpu: &GpuOptions,
 ) -> Outcome<()> {
     let session = Session::new();
     let mut module = session.load(file)?;
@@ -312,9 +339,21 @@ fn compile(
     let what = match emit {
         EmitKind::Asm => Emit::Assembly,
         EmitKind::Llvm => Emit::LlvmIr,
-        EmitKind::Obj | EmitKind::Shared | EmitKind::Static => Emit::Object,
+        EmitKind::Obj | EmitKind::Shared | EmitKind::Static | EmitKind::Ptx => Emit::Object,
     };
-    let bytes = session.compile(&mut module, what, &[])?;
+    let for_gpu =
+        gpu.forced || matches!(emit, EmitKind::Ptx) || moonc_codegen::has_gpu_code(&module);
+    let bytes = if for_gpu {
+        let libdevice = gpu.libdevice.map(|p| p.display().to_string());
+        session.compile_gpu(&mut module, gpu.chip, libdevice.as_deref())?;
+        if matches!(emit, EmitKind::Ptx) {
+            ptx_text(&module, file)?
+        } else {
+            moonc_codegen::emit(&module, what, &[]).map_err(|e| session.failure(e, None))?
+        }
+    } else {
+        session.compile(&mut module, what, &[])?
+    };
     let source = file.display().to_string();
     let header_text = moonc_codegen::header::render(&signatures, &source, header);
     let rust_text = moonc_codegen::rust_bindings::render(&signatures, &source);
@@ -330,6 +369,26 @@ fn compile(
         output::write(path, rust_text.as_bytes())?;
     }
     Ok(())
+}
+
+/// The PTX of `module`'s kernels (compiled by `moon-gpu-pipeline`): one PTX
+/// module per `gpu.module`, each after a comment naming it when there are
+/// several.
+fn ptx_text(module: &melior::ir::Module, file: &Path) -> Outcome<Vec<u8>> {
+    let modules = moonc_codegen::ptx_modules(module);
+    match modules.as_slice() {
+        [] => Err(Failure::new(format!(
+            "{} has no GPU code: no gpu.launch, gpu.module, parallel loop or 1-D sum to \
+             compile to PTX",
+            file.display()
+        ))),
+        [(_, ptx)] => Ok(ptx.clone().into_bytes()),
+        several => Ok(several
+            .iter()
+            .map(|(name, ptx)| format!("// moonc: gpu.module @{name}\n{ptx}"))
+            .collect::<String>()
+            .into_bytes()),
+    }
 }
 
 fn main() {
@@ -390,7 +449,21 @@ fn main() {
             emit,
             header,
             rust,
-        } => compile(file, output, *emit, header.as_deref(), rust.as_deref()),
+            gpu,
+            gpu_chip,
+            libdevice,
+        } => compile(
+            file,
+            output,
+            *emit,
+            header.as_deref(),
+            rust.as_deref(),
+            &GpuOptions {
+                forced: *gpu,
+                chip: gpu_chip,
+                libdevice: libdevice.as_deref(),
+            },
+        ),
     };
     if let Err(failure) = outcome {
         eprintln!("{failure}");

@@ -142,6 +142,28 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Differentiates `module` like [`Session::compile`], then runs
+    /// `moon-gpu-pipeline` for `chip` (linking `libdevice` when given):
+    /// kernels become PTX in `gpu.binary` ops, the host side the LLVM
+    /// dialect.
+    pub fn compile_gpu(
+        &self,
+        module: &mut Module,
+        chip: &str,
+        libdevice: Option<&str>,
+    ) -> Outcome<()> {
+        let pm = PassManager::new(&self.context);
+        pm.add_pass(moonc_passes::autodiff::AUTODIFF.create());
+        pm.run(module)
+            .map_err(|_| self.diagnostics.failure("differentiation failed"))?;
+        drop_custom_rules(module);
+        moonc_codegen::mark_c_interface(&self.context, module);
+        moonc_codegen::lower_for_gpu(&self.context, module, chip, libdevice)
+            .map_err(|e| self.failure(e, None))
+    }
+}
+
 /// `file:line:col` of an operation, when it has one.
 fn location(op: &OperationRef) -> Option<String> {
     file_line_col(&op.location().to_string())

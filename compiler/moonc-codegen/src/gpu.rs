@@ -1,0 +1,125 @@
+//! The GPU path: `moon-gpu-pipeline` (kernels to PTX in `gpu.binary` ops,
+//! the host side to the LLVM dialect) and reading the PTX back.
+
+use crate::{Error, Result};
+use melior::{
+    Context,
+    ir::{Attribute, AttributeLike, BlockLike, Module, OperationRef},
+    pass::PassManager,
+    utility::register_all_llvm_translations,
+};
+use mlir_sys::{
+    MlirOperation, MlirWalkOrder_MlirWalkPreOrder, MlirWalkResult,
+    MlirWalkResult_MlirWalkResultAdvance, MlirWalkResult_MlirWalkResultInterrupt,
+    mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeIsAGPUObjectAttr,
+    mlirGPUObjectAttrGetObject, mlirOperationGetName, mlirOperationWalk,
+};
+use std::ffi::c_void;
+
+/// The GPU chip `moon-gpu-pipeline` compiles for, unless told otherwise.
+pub const DEFAULT_CHIP: &str = "sm_80";
+
+/// The GPU chips `moon-gpu-pipeline` compiles for.
+pub const CHIPS: [&str; 2] = ["sm_80", "sm_90"];
+
+/// Whether `module` holds an operation of the `gpu` dialect (a kernel the
+/// user wrote, a launch), which makes moonc compile it for the GPU.
+pub fn has_gpu_code(module: &Module) -> bool {
+    unsafe extern "C" fn visit(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
+        // SAFETY: `data` is the `bool` below; `op` is live during the walk.
+        let (found, name) = unsafe {
+            let name = melior::ir::Identifier::from_raw(mlirOperationGetName(op));
+            (
+                &mut *data.cast::<bool>(),
+                name.as_string_ref().as_str().unwrap_or("").to_string(),
+            )
+        };
+        if name.starts_with("gpu.") {
+            *found = true;
+            return MlirWalkResult_MlirWalkResultInterrupt;
+        }
+        MlirWalkResult_MlirWalkResultAdvance
+    }
+    let mut found = false;
+    // SAFETY: the module is live; `found` outlives the walk.
+    unsafe {
+        mlirOperationWalk(
+            module.as_operation().to_raw(),
+            Some(visit),
+            (&mut found as *mut bool).cast(),
+            MlirWalkOrder_MlirWalkPreOrder,
+        )
+    };
+    found
+}
+
+/// Runs `moon-gpu-pipeline` for `chip` on `module`, linking `libdevice`
+/// when given. Afterwards every kernel is PTX in a `gpu.binary` op and the
+/// host functions are in the LLVM dialect, launching them through
+/// `gpu.launch_func` (which translation to LLVM IR turns into calls of the
+/// `mgpu*` functions of moonrt). Failures are located diagnostics.
+pub fn lower_for_gpu(
+    context: &Context,
+    module: &mut Module,
+    chip: &str,
+    libdevice: Option<&str>,
+) -> Result<()> {
+    if !CHIPS.contains(&chip) {
+        return Err(Error::Unsupported(format!(
+            "unsupported GPU chip `{chip}` (expected one of {})",
+            CHIPS.join(", ")
+        )));
+    }
+    register_all_llvm_translations(context);
+    // The pipeline may name moonc's own (Rust) passes.
+    moonc_passes::register_passes();
+    let pm = PassManager::new(context);
+    moonc_ir::pipeline::add_gpu_pipeline(pm.as_operation_pass_manager(), chip, libdevice)
+        .map_err(|_| Error::Llvm("moon-gpu-pipeline could not be built".into()))?;
+    pm.run(module).map_err(|_| Error::Reported)
+}
+
+/// The PTX of every `gpu.binary` in `module` (after [`lower_for_gpu`]), with
+/// the binary's name, in order.
+pub fn ptx_modules(module: &Module) -> Vec<(String, String)> {
+    let mut found = vec![];
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        if op.name().as_string_ref().as_str() == Ok("gpu.binary") {
+            let name = op
+                .attribute("sym_name")
+                .ok()
+                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                .map(|a| a.value().to_string())
+                .unwrap_or_default();
+            if let Ok(objects) = op.attribute("objects") {
+                found.extend(objects_text(objects).into_iter().map(|t| (name.clone(), t)));
+            }
+        }
+        // SAFETY: the next operation belongs to the same live module.
+        next = unsafe {
+            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
+        };
+    }
+    found
+}
+
+/// The text of each `#gpu.object` in the array attribute `objects`.
+fn objects_text(objects: Attribute) -> Vec<String> {
+    let raw = objects.to_raw();
+    // SAFETY: `objects` is a live array attribute (gpu.binary's `objects`);
+    // each element is checked to be a #gpu.object before it is read.
+    unsafe {
+        (0..mlirArrayAttrGetNumElements(raw))
+            .map(|i| mlirArrayAttrGetElement(raw, i))
+            .filter(|object| mlirAttributeIsAGPUObjectAttr(*object))
+            .map(|object| {
+                let text = mlirGPUObjectAttrGetObject(object);
+                let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
+                String::from_utf8_lossy(bytes)
+                    .trim_end_matches('\0')
+                    .to_string()
+            })
+            .collect()
+    }
+}
