@@ -15,12 +15,13 @@
 use melior::{Context, ir::OperationRef};
 use moonc_autodiff::{
     activity::split_ins_outs,
+    forward::error_at,
     ir::{Builder, Op, Region, Value},
     rules::{indexing_maps, projected_dims},
 };
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo},
+    pass::{OptionValues, PassInfo, PassOption},
 };
 use std::collections::HashMap;
 
@@ -38,32 +39,70 @@ iteration space). Each output must be either
 - accumulated, `out + e` (or `e + out`) with `out` read nowhere else, in a
   float type: the iteration adds `e` with `memref.atomic_rmw addf`.
 
-Maps must be projected permutations. Other generics are left alone. Meant
-for the GPU, before parallel loops are mapped to it, so that reductions
-(and the adjoints reverse mode makes of broadcast inputs) run on every
-thread; the result differs from a sequential sum only by the order of the
-additions.
+Maps must be projected permutations. Other generics are left alone, or,
+with `gpu=1`, get a located error: `moon-gpu-pipeline` runs the pass so
+(after `moon-gpu-reduce` has taken the 1-D sums), before parallel loops are
+mapped to the GPU, so that reductions (and the adjoints reverse mode makes
+of broadcast inputs) run on every thread and none is left to become a
+sequential host loop. The result differs from a sequential sum only by the
+order of the additions.
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
-    options: &[],
+    options: &[PassOption {
+        name: "gpu",
+        description: "1: a reduction this pass cannot rewrite is an error (it could not run on the GPU)",
+        default: 0,
+    }],
     run,
 };
 
 fn run<'c>(
     _context: &'c Context,
     module: OperationRef<'c, '_>,
-    _: OptionValues,
+    options: OptionValues,
 ) -> Result<(), Error> {
     let module = Op(module.to_raw());
     for op in module.walk() {
-        if op.name() == "linalg.generic" {
-            if let Some(plan) = plan(op) {
-                rewrite(op, &plan);
+        if op.name() != "linalg.generic" {
+            continue;
+        }
+        match plan(op) {
+            Some(plan) => rewrite(op, &plan),
+            None if options.get("gpu") != 0 && has_reduction(op) && !in_kernel(op) => {
+                return Err(error_at(
+                    op,
+                    "unsupported reduction on the GPU: expected sums (each output either \
+                     `out + value`, or indexed by every loop), with projected-permutation maps",
+                ));
             }
+            None => {}
         }
     }
     Ok(())
+}
+
+/// Whether the generic `op` has a reduction loop.
+fn has_reduction(op: Op) -> bool {
+    op.attr("iterator_types").is_some_and(|kinds| {
+        kinds
+            .elements()
+            .iter()
+            .any(|k| k.to_string().contains("reduction"))
+    })
+}
+
+/// Whether `op` is inside a kernel the user wrote (whose reductions are its
+/// own business).
+fn in_kernel(op: Op) -> bool {
+    let mut at = op.parent();
+    while let Some(parent) = at {
+        if matches!(parent.name().as_str(), "gpu.launch" | "gpu.func") {
+            return true;
+        }
+        at = parent.parent();
+    }
+    false
 }
 
 /// How an output of the generic is written by each iteration.

@@ -73,9 +73,11 @@ def MoonGpuReduce : Pass<"moon-gpu-reduce", "func::FuncOp"> {
     becomes `gpu.launch blocks(...) threads(...) { scf.for (grid stride)
     ... gpu.all_reduce add ... memref.atomic_rmw addf ... }`.
 
-    Any other reduction (another rank, several outputs, a combiner other
-    than `addf`, a non-identity map) is an error at the op: it would
-    otherwise stay a host loop over device memory.
+    Other reductions (another rank, several outputs, a non-identity map)
+    are left alone: `moon-gpu-pipeline` then runs
+    `moon-reductions-to-atomics{gpu=1}`, which turns sums into parallel
+    loops with atomic adds and rejects the rest at the op (they would
+    otherwise stay host loops over device memory).
   }];
   let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
                            "memref::MemRefDialect", "scf::SCFDialect"];

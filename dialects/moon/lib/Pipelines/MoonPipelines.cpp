@@ -130,6 +130,11 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
 // - 1-D sums become kernels of their own first (moon-gpu-reduce), while they
 //   are still linalg: convert-linalg-to-parallel-loops would make their
 //   reduction loop a sequential scf.for on the host;
+// - the other reductions (a partial sum such as the adjoint reverse mode
+//   makes of a broadcast input, or a sum that also writes a value per
+//   iteration) become scf.parallel loops over every iteration that add
+//   with atomics (moon-reductions-to-atomics, a Rust pass); outputs indexed
+//   by every loop need none;
 // - the remaining linalg ops become scf.parallel loops, which (with the
 //   user's) are tiled by 256 so that the inner loop maps to the threads of
 //   a block and the outer to the grid (without tiling gpu-map-parallel-loops
@@ -156,7 +161,8 @@ std::string gpuPipeline(llvm::StringRef chip, llvm::StringRef libdevice) {
     target += " l=" + libdevice.str();
   target += "}";
   std::string kernelMath = libdevice.empty() ? "moon-math-approx," : "";
-  return "func.func(moon-gpu-reduce,convert-linalg-to-parallel-loops,"
+  return "func.func(moon-gpu-reduce),moon-reductions-to-atomics{gpu=1},"
+         "func.func(convert-linalg-to-parallel-loops,"
          "scf-parallel-loop-tiling{parallel-loop-tile-sizes=256 "
          "no-min-max-bounds=true},"
          "gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"

@@ -26,25 +26,25 @@ constexpr int64_t kThreads = 256;
 constexpr int64_t kMaxBlocks = 1024;
 
 /// The value the body of `op` adds to its output (`f` in `out + f(in...)`),
-/// or null when `op` is not a 1-D sum the pass rewrites; `why` then says
-/// what is unsupported.
-Value summand(linalg::GenericOp op, std::string &why) {
+/// or null when `op` is not a 1-D sum the pass rewrites (moon-gpu-pipeline
+/// leaves the others to moon-reductions-to-atomics).
+Value summand(linalg::GenericOp op) {
   if (op.getNumLoops() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() == 0) {
-    why = "one loop, at least one input and one output";
+    // Needs one loop, at least one input and one output.
     return {};
   }
   auto out = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   if (!out || out.getRank() != 0 ||
       !isa<Float32Type, Float64Type>(out.getElementType())) {
-    why = "a rank-0 f32 or f64 memref as the output";
+    // Needs a rank-0 f32 or f64 memref as the output.
     return {};
   }
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(input->get().getType());
     if (!type || type.getRank() != 1 ||
         !op.getMatchingIndexingMap(input).isIdentity()) {
-      why = "rank-1 memref inputs read with the identity map";
+      // Needs rank-1 memref inputs read with the identity map.
       return {};
     }
   }
@@ -53,7 +53,7 @@ Value summand(linalg::GenericOp op, std::string &why) {
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
   if (!add || !acc.hasOneUse() || acc.getUses().begin()->getOwner() != add) {
-    why = "a body that adds one value to the output (arith.addf)";
+    // Needs a body that adds one value to the output (arith.addf).
     return {};
   }
   return add.getLhs() == acc ? add.getRhs() : add.getLhs();
@@ -121,30 +121,15 @@ void rewrite(linalg::GenericOp op, Value f) {
 struct GpuReducePass : public moon::impl::MoonGpuReduceBase<GpuReducePass> {
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> sums;
-    WalkResult result = getOperation().walk([&](linalg::GenericOp op) {
-      if (op.getNumReductionLoops() == 0)
-        return WalkResult::advance();
+    getOperation().walk([&](linalg::GenericOp op) {
       // Reductions inside a kernel the user wrote are the kernel's own.
-      if (op->getParentOfType<gpu::LaunchOp>() ||
-          op->getParentOfType<gpu::GPUFuncOp>())
-        return WalkResult::advance();
-      std::string why;
-      Value f = summand(op, why);
-      if (!f) {
-        op.emitError() << "unsupported reduction on the GPU: moon-gpu-reduce "
-                          "maps 1-D sums only (expected "
-                       << why << ")";
-        return WalkResult::interrupt();
-      }
-      sums.push_back(op);
-      return WalkResult::advance();
+      if (op.getNumReductionLoops() != 0 && summand(op) &&
+          !op->getParentOfType<gpu::LaunchOp>() &&
+          !op->getParentOfType<gpu::GPUFuncOp>())
+        sums.push_back(op);
     });
-    if (result.wasInterrupted())
-      return signalPassFailure();
-    for (linalg::GenericOp op : sums) {
-      std::string why;
-      rewrite(op, summand(op, why));
-    }
+    for (linalg::GenericOp op : sums)
+      rewrite(op, summand(op));
   }
 };
 
