@@ -83,4 +83,39 @@ def MoonGpuReduce : Pass<"moon-gpu-reduce", "func::FuncOp"> {
                            "memref::MemRefDialect", "scf::SCFDialect"];
 }
 
+def MoonGpuAlloc : Pass<"moon-gpu-alloc", "func::FuncOp"> {
+  let summary = "Allocate the host buffers that kernels touch as memory "
+                "shared between host and device (gpu.alloc host_shared)";
+  let description = [{
+    After `gpu-kernel-outlining`, host code may pass a buffer it allocated
+    itself (`memref.alloc`, or a rank-0 `memref.alloca` accumulator that a
+    reduction kernel adds into atomically) to a `gpu.launch_func`, directly
+    or through a view. Host memory is not device memory: the kernel would
+    fault. Each such allocation, traced back from the operands of
+    `gpu.launch_func` and of `func.call` (the callee may launch kernels)
+    through view-like ops, becomes `gpu.alloc host_shared`
+    (`mgpuMemAlloc(..., hostShared=true)`, `cuMemAllocManaged`), which host
+    code and kernels both read and write (every launch synchronizes). Its
+    `memref.dealloc` becomes a `gpu.dealloc` on a stream of its own, waited
+    for; an alloca is freed that way at the end of its block (unless a
+    terminator yields it, which leaves it allocated).
+
+    ```mlir
+    %a = memref.alloca() : memref<f32>
+    gpu.launch_func @k::@k blocks in (...) threads in (...) args(%a : memref<f32>)
+    ```
+
+    becomes
+
+    ```mlir
+    %a = gpu.alloc host_shared () : memref<f32>
+    gpu.launch_func @k::@k blocks in (...) threads in (...) args(%a : memref<f32>)
+    %t = gpu.wait async
+    %d = gpu.dealloc async [%t] %a : memref<f32>
+    gpu.wait [%d]
+    ```
+  }];
+  let dependentDialects = ["gpu::GPUDialect", "memref::MemRefDialect"];
+}
+
 #endif // MOON_PASSES

@@ -166,7 +166,8 @@ std::string gpuPipeline(llvm::StringRef chip, llvm::StringRef libdevice) {
          "scf-parallel-loop-tiling{parallel-loop-tile-sizes=256 "
          "no-min-max-bounds=true},"
          "gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
-         "lower-affine,canonicalize,gpu-kernel-outlining," +
+         "lower-affine,canonicalize,gpu-kernel-outlining,"
+         "func.func(moon-gpu-alloc)," +
          target + ",gpu.module(convert-scf-to-cf," + kernelMath +
          "convert-gpu-to-nvvm{index-bitwidth=64},canonicalize,cse,"
          "reconcile-unrealized-casts),"

@@ -1,0 +1,113 @@
+//===- GpuAlloc.cpp - moon-gpu-alloc: host buffers kernels touch, shared --===//
+//
+// Rewrites the memref.alloc and memref.alloca ops of host code whose buffer
+// reaches a gpu.launch_func (or a call, whose callee may launch kernels) as
+// gpu.alloc host_shared, so that kernels and host code can both touch them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Moon/MoonPasses.h"
+
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::moon {
+#define GEN_PASS_DEF_MOONGPUALLOC
+#include "Moon/MoonPasses.h.inc"
+} // namespace mlir::moon
+
+using namespace mlir;
+
+namespace {
+
+/// The allocation `value` is a view of (through view-like ops), or null.
+Operation *allocationOf(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<memref::AllocOp, memref::AllocaOp>(def))
+      return def;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return nullptr;
+    value = view.getViewSource();
+  }
+  return nullptr;
+}
+
+/// Whether `value` or a view of it is a terminator's operand (it leaves
+/// its block, so freeing it at the block's end would be wrong).
+bool escapesBlock(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (user->hasTrait<OpTrait::IsTerminator>())
+      return true;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+      if (view.getViewSource() == value &&
+          llvm::any_of(user->getResults(), escapesBlock))
+        return true;
+  }
+  return false;
+}
+
+/// Frees the shared buffer `memref` before `before`, on a stream of its
+/// own that is waited for (gpu-to-llvm lowers only an asynchronous
+/// gpu.dealloc).
+void free(OpBuilder &b, Location loc, Value memref, Operation *before) {
+  b.setInsertionPoint(before);
+  Type token = b.getType<gpu::AsyncTokenType>();
+  Value start =
+      b.create<gpu::WaitOp>(loc, token, ValueRange{}).getAsyncToken();
+  Value done =
+      b.create<gpu::DeallocOp>(loc, token, ValueRange{start}, memref)
+          .getAsyncToken();
+  b.create<gpu::WaitOp>(loc, Type{}, ValueRange{done});
+}
+
+/// Replaces the allocation `op` with a host-shared gpu.alloc.
+void rewrite(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  auto type = cast<MemRefType>(op->getResult(0).getType());
+  ValueRange sizes, symbols;
+  if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+    sizes = alloc.getDynamicSizes();
+    symbols = alloc.getSymbolOperands();
+  } else {
+    auto alloca = cast<memref::AllocaOp>(op);
+    sizes = alloca.getDynamicSizes();
+    symbols = alloca.getSymbolOperands();
+  }
+  auto shared = b.create<gpu::AllocOp>(loc, type, /*asyncToken=*/Type{},
+                                       ValueRange{}, sizes, symbols,
+                                       /*hostShared=*/true);
+  Value memref = shared.getMemref();
+  op->getResult(0).replaceAllUsesWith(memref);
+  for (Operation *user : llvm::make_early_inc_range(memref.getUsers())) {
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+      free(b, dealloc.getLoc(), memref, dealloc);
+      dealloc.erase();
+    }
+  }
+  if (isa<memref::AllocaOp>(op) && !escapesBlock(memref))
+    free(b, loc, memref, op->getBlock()->getTerminator());
+  op->erase();
+}
+
+struct GpuAllocPass : public moon::impl::MoonGpuAllocBase<GpuAllocPass> {
+  void runOnOperation() override {
+    llvm::SetVector<Operation *> allocations;
+    auto collect = [&](ValueRange operands) {
+      for (Value operand : operands)
+        if (isa<MemRefType>(operand.getType()))
+          if (Operation *alloc = allocationOf(operand))
+            allocations.insert(alloc);
+    };
+    getOperation().walk([&](Operation *op) {
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
+        collect(launch.getKernelOperands());
+      else if (auto call = dyn_cast<func::CallOp>(op))
+        collect(call.getOperands());
+    });
+    for (Operation *op : allocations)
+      rewrite(op);
+  }
+};
+
+} // namespace
