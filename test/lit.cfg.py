@@ -52,3 +52,24 @@ if platform.machine() == "x86_64" and platform.system() == "Linux":
 for name in ("HOME", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "CC", "AR"):
     if name in os.environ:
         config.environment[name] = os.environ[name]
+
+# GPU-executed tests (test/GPU/, `REQUIRES: gpu`) run when moonrt finds a
+# CUDA driver and a device: `moonc gpu-info` prints the device, or fails
+# cleanly without one.
+import subprocess  # noqa: E402
+
+try:
+    probe = subprocess.run(
+        [os.path.join(moonc_bin, "moonc"), "gpu-info"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    gpu_found = probe.returncode == 0
+except (OSError, subprocess.TimeoutExpired):
+    gpu_found = False
+if gpu_found:
+    config.available_features.add("gpu")
+    lit_config.note(f"GPU tests run on {probe.stdout.strip()}")
+else:
+    lit_config.note("GPU tests skipped: no CUDA driver/device")

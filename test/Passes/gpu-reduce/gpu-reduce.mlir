@@ -5,7 +5,8 @@
 // CHECK-LABEL: func.func @sum_exp(
 // CHECK-SAME: %[[X:.*]]: memref<?xf32>, %[[S:.*]]: memref<f32>)
 // CHECK: %[[N:.*]] = memref.dim %[[X]]
-// CHECK: %[[B:.*]] = arith.ceildivui %[[N]], %c256
+// CHECK: %[[UP:.*]] = arith.addi %[[N]], %c255
+// CHECK: %[[B:.*]] = arith.divui %[[UP]], %c256
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
 // CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (f32)
 // CHECK:   %[[V:.*]] = memref.load %[[X]][%[[I]]]

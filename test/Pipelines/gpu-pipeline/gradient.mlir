@@ -9,6 +9,12 @@
 // The PTX is self-contained: the exp and cos are polynomials, no __nv_ call.
 //
 // RUN: moonc-opt %s --moon-autodiff --moon-gpu-pipeline | FileCheck %s
+// The host's own buffers that kernels touch (the rank-0 accumulators, the
+// partials) are host-shared allocations (moon-gpu-alloc), freed after use:
+// RUN: moonc compile %s --gpu --emit llvm -o - | FileCheck %s --check-prefix=HOST
+// HOST: call ptr @mgpuMemAlloc(i64 4, ptr null, i8 1)
+// HOST: call void @mgpuLaunchKernel(
+// HOST: call void @mgpuMemFree(
 // CHECK-LABEL: llvm.func @f_vjp
 // CHECK-COUNT-3: gpu.launch_func
 // CHECK: gpu.binary @f_vjp_dd_a_kernel

@@ -5,6 +5,9 @@
 // RUN: moonc-opt --moon-gpu-pipeline %s | FileCheck %s
 // RUN: moonc-opt --moon-gpu-pipeline %s --mlir-print-ir-before=gpu-module-to-binary 2>&1 >/dev/null | FileCheck %s --check-prefix=NVVM
 // RUN: moonc compile %s --emit ptx -o - | FileCheck %s --check-prefix=PTX
+// The host side translates (no arith.ceildivui left in it):
+// RUN: moonc compile %s --gpu --emit llvm -o - | FileCheck %s --check-prefix=HOST
+// HOST: call void @mgpuLaunchKernel(
 
 // PTX: .target sm_80
 // PTX: .visible .entry sum_cos_exp_kernel(

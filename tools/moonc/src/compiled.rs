@@ -156,8 +156,21 @@ pub fn invoke(jit: &Jit, signature: &Signature, values: &[Value]) -> Outcome<Eva
     let mut arguments = Arguments::bind(signature, values)?;
     let mut results = Results::new(signature);
     let (entry, mut slots) = crate::frame(jit, signature, &mut arguments, &mut results)?;
+    if crate::gpu::enabled() {
+        moonrt::clear_error();
+    }
     // SAFETY: the slots were laid out for this entry point's signature.
-    unsafe { entry(slots.as_mut_ptr()) };
+    unsafe { crate::gpu::call(entry, &mut slots, &mut arguments)? };
+    // With --gpu, a failed launch (say) is an error the call reported.
+    if crate::gpu::enabled() {
+        if let Some(error) = moonrt::last_error() {
+            return Err(Failure::new(format!(
+                "@{} reported an error: {}",
+                signature.name,
+                error.message()
+            )));
+        }
+    }
     let evaluation = Evaluation {
         // SAFETY: the call has stored every result.
         results: unsafe { results.tensors() },

@@ -15,6 +15,7 @@ mod diagnostics;
 mod failure;
 mod ffi;
 mod forward;
+mod gpu;
 mod json;
 mod output;
 mod program;
@@ -69,6 +70,12 @@ struct Cli {
     /// keeps them all as loops; default 1500; see docs/linalg-to-blas.md).
     #[arg(long, global = true, value_name = "N")]
     moon_blas_min_flops: Option<u64>,
+    /// Compile for an NVIDIA GPU through moon-gpu-pipeline (parallel loops
+    /// and sums become kernels). `run`, `jacobian`, `grad` and `check` then
+    /// call the code with their memref arguments in device memory (see
+    /// docs/gpu.md); `compile` writes the host side with the PTX embedded.
+    #[arg(long, global = true)]
+    gpu: bool,
 }
 
 /// What `--args` and `--entry` say about the call to make.
@@ -189,6 +196,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = CheckMode::Both)]
         mode: CheckMode,
     },
+    /// Print the GPU `--gpu` runs on (`name (sm_XY)`), or fail with
+    /// moonrt's error when there is no CUDA driver or device.
+    GpuInfo,
     /// Compile FILE ahead of time for the host CPU (or, for a module with
     /// `gpu` operations, `--gpu` or `--emit ptx`, for an NVIDIA GPU: the
     /// host side with the kernels' PTX embedded).
@@ -202,11 +212,6 @@ enum Command {
         /// What to write.
         #[arg(long, value_enum, default_value_t = EmitKind::Obj)]
         emit: EmitKind,
-        /// Compile for the GPU (moon-gpu-pipeline) even when the module
-        /// has no `gpu` operations: parallel loops and 1-D sums become
-        /// kernels.
-        #[arg(long)]
-        gpu: bool,
         /// The GPU to compile kernels for: sm_80 or sm_90.
         #[arg(long, default_value = moonc_codegen::DEFAULT_CHIP)]
         gpu_chip: String,
@@ -305,7 +310,7 @@ fn run(call: &CallOptions) -> Outcome<Json> {
     let (entry, mut slots) = prepared.frame(&mut results)?;
     moonrt::clear_error();
     // SAFETY: the slots were laid out for this entry point's signature.
-    unsafe { entry(slots.as_mut_ptr()) };
+    unsafe { gpu::call(entry, &mut slots, &mut prepared.arguments)? };
     let json = Json::object([
         // SAFETY: the call has stored every result.
         ("results", unsafe { results.to_json() }),
@@ -391,6 +396,24 @@ fn ptx_text(module: &melior::ir::Module, file: &Path) -> Outcome<Vec<u8>> {
     }
 }
 
+/// Turns `--gpu` on for the commands that call compiled code, after
+/// checking that there is a GPU to run it (`compile` only compiles, and
+/// needs none).
+fn gpu_mode(cli: &Cli) -> Outcome<()> {
+    if !cli.gpu || matches!(cli.command, Command::Compile { .. }) {
+        return Ok(());
+    }
+    if matches!(cli.command, Command::Bench { .. } | Command::Hessian(_)) {
+        return Err(Failure::new(
+            "--gpu is supported by run, jacobian, grad, check and compile only (not yet by \
+             bench or hessian)",
+        ));
+    }
+    gpu::require_device()?;
+    gpu::enable();
+    Ok(())
+}
+
 fn main() {
     // Like other Unix tools, stop quietly when whoever reads standard
     // output goes away (`moonc run ... | head`) instead of panicking on the
@@ -414,7 +437,7 @@ fn main() {
     if let Some(flops) = cli.moon_blas_min_flops {
         moonc_ir::options::set_blas_min_flops(flops);
     }
-    let outcome = match &cli.command {
+    let outcome = gpu_mode(&cli).and_then(|()| match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),
         Command::Bench {
             call,
@@ -443,13 +466,18 @@ fn main() {
         } => wrt
             .wrt()
             .and_then(|wrt| check::check(call, &wrt, *seed, *mode)),
+        Command::GpuInfo => gpu::require_device().and_then(|name| {
+            let (major, minor) = moonrt::gpu::compute_capability()
+                .map_err(|e| Failure::new(format!("--gpu: {e}")))?;
+            println!("{name} (sm_{major}{minor})");
+            Ok(())
+        }),
         Command::Compile {
             file,
             output,
             emit,
             header,
             rust,
-            gpu,
             gpu_chip,
             libdevice,
         } => compile(
@@ -459,12 +487,12 @@ fn main() {
             header.as_deref(),
             rust.as_deref(),
             &GpuOptions {
-                forced: *gpu,
+                forced: cli.gpu,
                 chip: gpu_chip,
                 libdevice: libdevice.as_deref(),
             },
         ),
-    };
+    });
     if let Err(failure) = outcome {
         eprintln!("{failure}");
         std::process::exit(1);

@@ -16,7 +16,7 @@ use melior::{
     },
     pass::PassManager,
 };
-use moonc_codegen::{Emit, Error, Jit, Signature};
+use moonc_codegen::{Emit, Error, Jit, Signature, ValueType};
 use std::path::Path;
 
 /// The MLIR side of a command: a context whose diagnostics are collected.
@@ -105,8 +105,25 @@ impl Session {
 
     /// Compiles `module` (see [`Session::compile`]) and loads it into this
     /// process, with packed entry points for `packed`.
+    /// With `--gpu`, the module goes through `moon-gpu-pipeline` instead
+    /// (see [`Session::compile_gpu`]), and no entry may return a memref.
     pub fn jit(&self, module: &mut Module, packed: &[Signature]) -> Outcome<Jit> {
-        let object = self.compile(module, Emit::Object, packed)?;
+        let object = if crate::gpu::enabled() {
+            if let Some(signature) = packed.iter().find(|s| {
+                s.results
+                    .iter()
+                    .any(|t| matches!(t, ValueType::MemRef { .. }))
+            }) {
+                return Err(Failure::new(format!(
+                    "@{} returns a memref: a memref result is not supported with --gpu yet",
+                    signature.name
+                )));
+            }
+            self.compile_gpu(module, moonc_codegen::DEFAULT_CHIP, None)?;
+            moonc_codegen::emit(module, Emit::Object, packed).map_err(|e| self.failure(e, None))?
+        } else {
+            self.compile(module, Emit::Object, packed)?
+        };
         Jit::load(&object, &moonrt::jit_symbols())
             .map_err(|e| Failure::new(format!("loading the compiled code: {e}")))
     }

@@ -321,6 +321,57 @@ impl Arguments {
         }
     }
 
+    /// Copies every memref argument to a new device buffer and points its
+    /// descriptor there (the host buffer stays, for [`Arguments::move_back_from_device`]).
+    pub fn move_to_device(&mut self) -> Result<OnDevice, String> {
+        let mut copies = vec![];
+        for (index, bound) in self.0.iter_mut().enumerate() {
+            let Bound::MemRef {
+                element,
+                descriptor,
+                ..
+            } = bound
+            else {
+                continue;
+            };
+            let bytes = memref_bytes(*element, descriptor);
+            // SAFETY: our own descriptor over our own buffer, contiguous
+            // from its aligned pointer (offset 0, row-major).
+            let host = unsafe { std::slice::from_raw_parts(descriptor[1] as *const u8, bytes) };
+            let buffer = moonrt::gpu::DeviceBuffer::from_slice(host)?;
+            copies.push((index, [descriptor[0], descriptor[1]], buffer));
+            let device = copies[copies.len() - 1].2.as_ptr() as i64;
+            descriptor[0] = device;
+            descriptor[1] = device;
+        }
+        Ok(OnDevice(copies))
+    }
+
+    /// Copies the device buffers of [`Arguments::move_to_device`] back to the
+    /// host buffers and points the descriptors at them again.
+    pub fn move_back_from_device(&mut self, on_device: OnDevice) -> Result<(), String> {
+        let mut first_error = None;
+        for (index, host, buffer) in on_device.0 {
+            let Bound::MemRef {
+                element,
+                descriptor,
+                ..
+            } = &mut self.0[index]
+            else {
+                continue;
+            };
+            descriptor[0] = host[0];
+            descriptor[1] = host[1];
+            let bytes = memref_bytes(*element, descriptor);
+            // SAFETY: as in `move_to_device`, now writable.
+            let host = unsafe { std::slice::from_raw_parts_mut(host[1] as *mut u8, bytes) };
+            if let Err(e) = buffer.copy_to(host) {
+                first_error.get_or_insert(e);
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
     /// `null` for each scalar, the current contents of each memref.
     pub fn to_json(&self) -> Json {
         Json::List(
@@ -338,6 +389,20 @@ impl Arguments {
                 .collect(),
         )
     }
+}
+
+/// Device copies of the memref arguments of one call (`--gpu`): for each,
+/// its index, its host descriptor's two pointers and the device buffer.
+pub struct OnDevice(Vec<(usize, [i64; 2], moonrt::gpu::DeviceBuffer)>);
+
+/// The size in bytes of the contiguous memref described by `descriptor`.
+fn memref_bytes(element: Scalar, descriptor: &[i64]) -> usize {
+    let rank = (descriptor.len() - 3) / 2;
+    descriptor[3..3 + rank]
+        .iter()
+        .map(|&n| n.max(0) as usize)
+        .product::<usize>()
+        * element.size()
 }
 
 fn bind_one(t: &ValueType, value: &Value) -> Result<Bound, String> {

@@ -52,11 +52,9 @@ bool escapesBlock(Value value) {
 void free(OpBuilder &b, Location loc, Value memref, Operation *before) {
   b.setInsertionPoint(before);
   Type token = b.getType<gpu::AsyncTokenType>();
-  Value start =
-      b.create<gpu::WaitOp>(loc, token, ValueRange{}).getAsyncToken();
-  Value done =
-      b.create<gpu::DeallocOp>(loc, token, ValueRange{start}, memref)
-          .getAsyncToken();
+  Value start = b.create<gpu::WaitOp>(loc, token, ValueRange{}).getAsyncToken();
+  Value done = b.create<gpu::DeallocOp>(loc, token, ValueRange{start}, memref)
+                   .getAsyncToken();
   b.create<gpu::WaitOp>(loc, Type{}, ValueRange{done});
 }
 

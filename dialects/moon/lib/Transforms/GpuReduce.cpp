@@ -70,8 +70,11 @@ void rewrite(linalg::GenericOp op, Value f) {
   };
   Value c0 = index(0), c1 = index(1), threads = index(kThreads);
   Value n = b.create<memref::DimOp>(loc, op.getDpsInputOperand(0)->get(), 0);
-  // blocks = clamp(ceil(n / threads), 1, kMaxBlocks)
-  Value blocks = b.create<arith::CeilDivUIOp>(loc, n, threads);
+  // blocks = clamp(ceil(n / threads), 1, kMaxBlocks), the ceiling as
+  // (n + threads - 1) / threads: convert-arith-to-llvm has no pattern for
+  // arith.ceildivui, which would be left in the host code.
+  Value blocks = b.create<arith::DivUIOp>(
+      loc, b.create<arith::AddIOp>(loc, n, index(kThreads - 1)), threads);
   blocks = b.create<arith::MinUIOp>(loc, blocks, index(kMaxBlocks));
   blocks = b.create<arith::MaxUIOp>(loc, blocks, c1);
   auto launch = b.create<gpu::LaunchOp>(loc, blocks, c1, c1, threads, c1, c1);

@@ -1,0 +1,58 @@
+//! `--gpu` for the commands that call compiled code (`run`, `jacobian`,
+//! `grad`, `check`): the code is compiled by `moon-gpu-pipeline`, and each
+//! call gets its memref arguments in device memory, copied back afterwards.
+
+use crate::{
+    failure::{Failure, Outcome},
+    values::Arguments,
+};
+use std::{
+    ffi::c_void,
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+/// Whether `--gpu` was given.
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// Makes every later compile and call of this process use the GPU.
+pub fn enable() {
+    ENABLED.store(true, Ordering::Relaxed);
+}
+
+/// Whether calls run on the GPU (`--gpu`).
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// Fails unless a CUDA driver and a device are there, with moonrt's error
+/// (`no CUDA driver found (...)`), before anything is compiled.
+pub fn require_device() -> Outcome<String> {
+    moonrt::gpu::device_name().map_err(|e| Failure::new(format!("--gpu: {e}")))
+}
+
+/// Calls a packed entry point on `slots`, which hold the addresses of
+/// `arguments`' fields; with `--gpu`, every memref argument is copied to
+/// device memory first and its descriptor points there during the call,
+/// then the contents are copied back and the descriptor restored.
+///
+/// # Safety
+/// `slots` must have been laid out for `entry`'s signature from
+/// `arguments` (and the results' storage).
+pub unsafe fn call(
+    entry: unsafe extern "C" fn(*mut *mut c_void),
+    slots: &mut [*mut c_void],
+    arguments: &mut Arguments,
+) -> Outcome<()> {
+    if !enabled() {
+        // SAFETY: per the contract.
+        unsafe { entry(slots.as_mut_ptr()) };
+        return Ok(());
+    }
+    let on_device = arguments.move_to_device().map_err(Failure::new)?;
+    // SAFETY: per the contract; the descriptors the slots point to now
+    // describe device buffers of the same shape.
+    unsafe { entry(slots.as_mut_ptr()) };
+    arguments
+        .move_back_from_device(on_device)
+        .map_err(Failure::new)
+}
