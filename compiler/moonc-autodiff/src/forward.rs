@@ -133,6 +133,8 @@ pub struct Differentiator {
     /// (forward, reverse) names (both the same function when combined).
     generated_vjp: HashMap<(Key, bool), (String, String)>,
     pending_vjp: Vec<(Key, reverse::Names, Op)>,
+    /// How code is generated (`--moon-autodiff`'s options).
+    pub settings: crate::Settings,
 }
 
 impl Differentiator {
@@ -174,6 +176,7 @@ impl Differentiator {
             pending: vec![],
             generated_vjp: HashMap::new(),
             pending_vjp: vec![],
+            settings: crate::Settings::default(),
         }
     }
 
@@ -651,9 +654,10 @@ pub fn remove_dead_code(function: Op) {
 }
 
 /// Replaces every `moon.jvp` and `moon.vjp` in `module` by a call to its
-/// generated function.
-pub fn differentiate(module: Op) -> Result<(), Error> {
+/// generated function, generated as `settings` say.
+pub fn differentiate(module: Op, settings: crate::Settings) -> Result<(), Error> {
     let mut diff = Differentiator::new(module);
+    diff.settings = settings;
     generate_nested(&mut diff, module)
 }
 

@@ -16,7 +16,21 @@ use moonc_ir::Error;
 /// Replaces every `moon.jvp` and `moon.vjp` in `module` by a call to a
 /// generated tangent or adjoint function.
 pub fn differentiate_module(module: OperationRef) -> Result<(), Error> {
-    forward::differentiate(ir::Op(module.to_raw()))
+    differentiate_module_with(module, Settings::default())
+}
+
+/// How differentiation generates code (`--moon-autodiff`'s options).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Settings {
+    /// Reverse an `scf.parallel` whose body is flat as an `scf.parallel`
+    /// (with atomic adds into shared shadows) instead of a sequential
+    /// `scf.for` nest: for the GPU.
+    pub parallel_reverse: bool,
+}
+
+/// [`differentiate_module`] with `settings`.
+pub fn differentiate_module_with(module: OperationRef, settings: Settings) -> Result<(), Error> {
+    forward::differentiate(ir::Op(module.to_raw()), settings)
 }
 
 /// The dialects whose operations differentiation creates.

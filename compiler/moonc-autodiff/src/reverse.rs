@@ -104,6 +104,19 @@ pub struct ReverseState<'d> {
     to_free: Vec<(Value, Option<Value>)>,
     /// The callee pair (or custom rule) of each active call.
     pub calls: HashMap<Op, CallRule>,
+    /// The nest whose reverse is being emitted as an `scf.parallel`.
+    parallel: Option<ParallelNest>,
+    /// Nests reversed in parallel, whose forward sweep becomes an
+    /// `scf.parallel` again once the reverse sweep is done.
+    parallel_forwards: Vec<Vec<Op>>,
+}
+
+/// What the reverse of a parallel nest needs to know about its accesses.
+struct ParallelNest {
+    /// The roots of the buffers of which each iteration accesses only its
+    /// own element (indexed by the nest's induction variables, and at no
+    /// other indices in the nest).
+    owned: HashSet<Value>,
 }
 
 /// How the reverse sweep differentiates one call.
@@ -640,6 +653,150 @@ impl ReverseState<'_> {
         Ok(adjoints)
     }
 
+    /// Whether adjoints added into the element of `memref` a load reads
+    /// may be added by several iterations at once: in the reverse of a
+    /// parallel nest, when the iteration does not own the element.
+    pub fn shared_in_parallel(&self, memref: Value) -> bool {
+        self.parallel
+            .as_ref()
+            .is_some_and(|p| !p.owned.contains(&root(memref)))
+    }
+
+    /// Reverses the `scf.for` nest `op` made of an `scf.parallel` (marked
+    /// [`PARALLEL_NEST`]) as an `scf.parallel` over its iterations, which
+    /// are independent, when it qualifies: a top-level nest of a combined
+    /// adjoint function (tapes in buffers indexed by iteration), with
+    /// bounds defined at the top, a flat body that uses no scalar with an
+    /// adjoint from outside (whose adjoint slot iterations would share),
+    /// and stores only into elements the iteration owns. Returns whether
+    /// it did.
+    pub fn reverse_parallel(&mut self, op: Op) -> Result<bool, Error> {
+        if !self.diff.settings.parallel_reverse
+            || op.attr(PARALLEL_NEST).is_none()
+            || self.split
+            || op.block() != self.body
+        {
+            return Ok(false);
+        }
+        let body_of = |l: &Op| l.regions()[0].entry().expect("a loop body");
+        let mut nest = vec![op];
+        while let [next, _] = body_of(&nest[nest.len() - 1]).ops().as_slice() {
+            if next.name() != "scf.for" || next.attr(PARALLEL_NEST).is_none() {
+                break;
+            }
+            nest.push(*next);
+        }
+        let inner = body_of(&nest[nest.len() - 1]);
+        let top = |v: &Value| v.block() == self.body;
+        if nest
+            .iter()
+            .any(|l| !l.results().is_empty() || !l.operands()[..3].iter().all(top))
+        {
+            return Ok(false);
+        }
+        let ops = inner.ops();
+        if ops.iter().any(|o| {
+            !o.regions().is_empty()
+                || o.operands()
+                    .iter()
+                    .any(|&v| self.has_adjoint(v) && v.block() != inner)
+        }) {
+            return Ok(false);
+        }
+        let ivs: Vec<Value> = nest.iter().map(|l| body_of(l).args()[0]).collect();
+        let Some(owned) = owned_roots(&ops, &ivs) else {
+            return Ok(false);
+        };
+
+        let ctx = self.ctx();
+        let loc = op.loc();
+        let n = nest.len();
+        let mut counts = vec![];
+        for l in &nest {
+            let (lb, ub, step) = (
+                self.get(l.operand(0))?,
+                self.get(l.operand(1))?,
+                self.get(l.operand(2))?,
+            );
+            counts.push(trip_count(&mut self.b, lb, ub, step));
+        }
+        let zero = self.b.index(0);
+        let one = self.b.index(1);
+        let mut operands = vec![zero; n];
+        operands.extend(&counts);
+        operands.extend(vec![one; n]);
+        let (region, block) = Region::with_block(&vec![ctx.index(); n], loc);
+        let segments = ctx.attr(&format!("array<i32: {n}, {n}, {n}, 0>"));
+        self.b.create(
+            "scf.parallel",
+            &operands,
+            &[],
+            &[("operandSegmentSizes", segments)],
+            &[region],
+            &[],
+        );
+        region.destroy();
+        let reduce = Builder::at_end(block, loc).create("scf.reduce", &[], &[], &[], &[], &[]);
+        // Iteration k of each loop: its induction variable is lb + k * step.
+        for (l, k) in nest.iter().zip(block.args()) {
+            self.reverse_iteration.insert(*l, k);
+        }
+        let saved = self.b;
+        self.b = Builder::before(reduce);
+        for l in &nest[..n - 1] {
+            self.open_scope(body_of(l));
+        }
+        self.parallel = Some(ParallelNest { owned });
+        let at = self.b;
+        let reversed = self.reverse_nested(inner, at, &[], &[]);
+        self.parallel = None;
+        self.b = saved;
+        reversed?;
+        self.parallel_forwards.push(nest);
+        Ok(true)
+    }
+
+    /// Makes the forward sweep of each nest reversed in parallel an
+    /// `scf.parallel` again (with the tape stores its body has gained,
+    /// which are indexed by iteration).
+    fn parallel_forward(&mut self) {
+        let ctx = self.ctx();
+        for nest in std::mem::take(&mut self.parallel_forwards) {
+            let outer = nest[0];
+            let n = nest.len();
+            let mut operands = vec![];
+            for k in 0..3 {
+                operands.extend(nest.iter().map(|l| l.operand(k)));
+            }
+            let (region, block) = Region::with_block(&vec![ctx.index(); n], outer.loc());
+            let segments = ctx.attr(&format!("array<i32: {n}, {n}, {n}, 0>"));
+            Builder::before(outer).create(
+                "scf.parallel",
+                &operands,
+                &[],
+                &[("operandSegmentSizes", segments)],
+                &[region],
+                &[],
+            );
+            region.destroy();
+            let reduce =
+                Builder::at_end(block, outer.loc()).create("scf.reduce", &[], &[], &[], &[], &[]);
+            let inner = nest[n - 1].regions()[0].entry().expect("a loop body");
+            let ops = inner.ops();
+            for &o in &ops[..ops.len() - 1] {
+                o.move_before(reduce);
+            }
+            for (l, arg) in nest.iter().zip(block.args()) {
+                let body = l.regions()[0].entry().expect("a loop body");
+                body.args()[0].replace_uses(arg);
+                self.forward_iteration.remove(l);
+                self.reverse_iteration.remove(l);
+                self.scopes.remove(&body);
+            }
+            outer.erase();
+        }
+    }
+
     /// Creates the prologue markers of the reverse of `block` at `self.b`.
     fn open_scope(&mut self, block: Block) {
         let pop_end = self.b.index(0).defining_op().expect("a constant");
@@ -1136,8 +1293,9 @@ fn run_on_function(ctx: Ctx, function: Op, passes: &[sys::MlirPass]) -> Result<(
 }
 
 /// Lifts unstructured control flow to `scf` and generalizes named linalg
-/// operations, when `function` has any.
-fn prepare(ctx: Ctx, function: Op) -> Result<(), Error> {
+/// operations, when `function` has any; `parallel`: see
+/// [`sequential_parallel_loops`].
+fn prepare(ctx: Ctx, function: Op, parallel: bool) -> Result<(), Error> {
     let body = function.regions()[0];
     let ops = function.walk();
     let mut passes = vec![];
@@ -1155,22 +1313,44 @@ fn prepare(ctx: Ctx, function: Op) -> Result<(), Error> {
         // SAFETY: as above.
         passes.push(unsafe { sys::mlirCreateLinalgLinalgGeneralizeNamedOpsPass() });
     }
-    sequential_parallel_loops(ctx, function);
+    sequential_parallel_loops(ctx, function, parallel);
     if passes.is_empty() {
         return Ok(());
     }
     run_on_function(ctx, function, &passes)
 }
 
+/// The discardable attribute marking the `scf.for` loops made of an
+/// `scf.parallel` whose reverse may be parallel (`parallel-reverse`).
+pub const PARALLEL_NEST: &str = "moon.parallel_nest";
+
+/// Whether the body of an `scf.parallel` is flat: loads, stores and
+/// element computations only (no regions, calls or allocations).
+fn flat_parallel_body(body: Block) -> bool {
+    body.ops().iter().all(|op| {
+        let name = op.name();
+        if name == "scf.reduce" {
+            return op.operands().is_empty();
+        }
+        op.regions().is_empty()
+            && (name.starts_with("arith.")
+                || name.starts_with("math.")
+                || matches!(name.as_str(), "memref.load" | "memref.store" | "memref.dim"))
+    })
+}
+
 /// Rewrites each `scf.parallel` without reductions as a nest of `scf.for`
 /// (its iterations are independent, so any order is its meaning), which
-/// reverse mode knows how to reverse.
-fn sequential_parallel_loops(ctx: Ctx, function: Op) {
+/// reverse mode knows how to reverse. With `parallel`, the loops of a nest
+/// made of an `scf.parallel` with a flat body are marked
+/// ([`PARALLEL_NEST`]), so that their reverse may be parallel too.
+fn sequential_parallel_loops(ctx: Ctx, function: Op, parallel: bool) {
     for op in function.walk().into_iter().rev() {
         if op.name() != "scf.parallel" || !op.results().is_empty() {
             continue;
         }
         let body = op.regions()[0].entry().expect("a parallel body");
+        let mark = parallel && flat_parallel_body(body);
         let operands = op.operands();
         let dims = body.args().len();
         let mut b = Builder::before(op);
@@ -1178,7 +1358,12 @@ fn sequential_parallel_loops(ctx: Ctx, function: Op) {
         for d in 0..dims {
             let (region, block) = Region::with_block(&[ctx.index()], op.loc());
             let bounds = [operands[d], operands[dims + d], operands[2 * dims + d]];
-            b.create("scf.for", &bounds, &[], &[], &[region], &[]);
+            let attrs = if mark {
+                vec![(PARALLEL_NEST, ctx.attr("unit"))]
+            } else {
+                vec![]
+            };
+            b.create("scf.for", &bounds, &[], &attrs, &[region], &[]);
             region.destroy();
             let yield_ =
                 Builder::at_end(block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
@@ -1196,6 +1381,44 @@ fn sequential_parallel_loops(ctx: Ctx, function: Op) {
         }
         op.erase();
     }
+}
+
+/// The roots of the buffers that the loads and stores among `ops` access
+/// only at one list of indices, the induction variables `ivs` in some
+/// order, through one memref value: each iteration of the nest owns the
+/// element it accesses. `None` when a store is not of that kind.
+fn owned_roots(ops: &[Op], ivs: &[Value]) -> Option<HashSet<Value>> {
+    let mut accesses: HashMap<Value, Vec<(Value, Vec<Value>)>> = HashMap::new();
+    let mut stored = HashSet::new();
+    for op in ops {
+        let (memref, first) = match op.name().as_str() {
+            "memref.load" => (op.operand(0), 1),
+            "memref.store" => (op.operand(1), 2),
+            _ => continue,
+        };
+        if op.name() == "memref.store" {
+            stored.insert(root(memref));
+        }
+        let indices = op.operands()[first..].to_vec();
+        accesses
+            .entry(root(memref))
+            .or_default()
+            .push((memref, indices));
+    }
+    let owns = |list: &[(Value, Vec<Value>)]| {
+        let (memref, indices) = &list[0];
+        let distinct: HashSet<&Value> = indices.iter().collect();
+        indices.len() == ivs.len()
+            && distinct.len() == ivs.len()
+            && ivs.iter().all(|iv| distinct.contains(iv))
+            && list.iter().all(|(m, i)| m == memref && i == indices)
+    };
+    let owned: HashSet<Value> = accesses
+        .iter()
+        .filter(|(_, list)| owns(list))
+        .map(|(r, _)| *r)
+        .collect();
+    stored.is_subset(&owned).then_some(owned)
 }
 
 /// The roots of the buffers `function` may write.
@@ -1272,7 +1495,7 @@ pub fn generate(
     for attr in ["arg_attrs", "res_attrs", "llvm.emit_c_interface"] {
         function.remove_attr(attr);
     }
-    prepare(ctx, function)?;
+    prepare(ctx, function, diff.settings.parallel_reverse)?;
     let region = function.regions()[0];
     if region.blocks().len() != 1 {
         return Err(error_at(
@@ -1331,6 +1554,8 @@ pub fn generate(
         shadows: HashMap::new(),
         to_free: vec![],
         calls: HashMap::new(),
+        parallel: None,
+        parallel_forwards: vec![],
     };
     state.prepare_calls(function)?;
 
@@ -1356,6 +1581,10 @@ pub fn generate(
         .map(|i| end[i])
         .collect();
     state.free_tapes();
+    state.parallel_forward();
+    for op in function.walk() {
+        op.remove_attr(PARALLEL_NEST);
+    }
 
     let kept: Vec<usize> = (0..returned.len())
         .filter(|&j| key.results[j] != Act::ActiveNoNeed)

@@ -74,6 +74,20 @@ impl OptionValues<'_> {
 impl PassInfo {
     /// A new instance of the pass, for adding to a pass manager.
     pub fn create(&'static self) -> Pass {
+        self.create_with(&[])
+    }
+
+    /// A new instance of the pass whose options named in `values` take
+    /// the values given there (the others their defaults), as
+    /// `moon-foo{name=value}` in a textual pipeline would. Panics (an
+    /// internal error) when the pass declares no such option.
+    pub fn create_with(&'static self, values: &[(&str, u64)]) -> Pass {
+        for (name, _) in values {
+            assert!(
+                self.options.iter().any(|o| o.name == *name),
+                "the pass declares no option `{name}`"
+            );
+        }
         let dialects: Vec<_> = (self.dependent_dialects)()
             .iter()
             .map(|d| d.to_raw())
@@ -84,7 +98,10 @@ impl PassInfo {
             .map(|o| ffi::MoonPassOption {
                 name: StringRef::new(o.name).to_raw(),
                 description: StringRef::new(o.description).to_raw(),
-                default_value: o.default,
+                default_value: values
+                    .iter()
+                    .find(|(name, _)| *name == o.name)
+                    .map_or(o.default, |&(_, v)| v),
             })
             .collect();
         let definition = ffi::MoonPassDefinition {

@@ -5,7 +5,7 @@
 use melior::{Context, ir::OperationRef};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo},
+    pass::{OptionValues, PassInfo, PassOption},
 };
 
 /// The registration of `--moon-autodiff`.
@@ -59,7 +59,13 @@ and adds them (`docs/ndual.md`; `--moon-ndual-max-width=N` bounds N, 0
 turns the path off; `--moon-remarks` says which path each loop takes and
 why). Calls use a split pair
 `@g_fwd_…`/`@g_rev_…` of the callee (recursion works); a custom rule's
-`vjp` function is called in the reverse sweep instead.
+`vjp` function is called in the reverse sweep instead. An `scf.parallel`
+without reductions is reversed as a sequential `scf.for` nest; with
+`parallel-reverse=1` (`moonc --gpu`), one whose body only loads, stores
+and computes (no nested regions or calls) is reversed as an `scf.parallel`
+over its iterations, adding into a shadow with `memref.atomic_rmw addf`
+unless the load's indices are the loop's induction variables and the
+loop accesses that buffer at no other indices.
 
 An operation with an active operand and no rule is an error at the
 operation: "no derivative rule for `dialect.op`; attach a custom rule".
@@ -94,17 +100,24 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_autodiff::dependent_dialects,
-    options: &[],
+    options: &[PassOption {
+        name: "parallel-reverse",
+        description: "reverse an scf.parallel with a flat body as an scf.parallel, with atomic adds into shadows iterations may share (1: on; moonc --gpu turns it on)",
+        default: 0,
+    }],
     run,
 };
 
 fn run<'c>(
     context: &'c Context,
     module: OperationRef<'c, '_>,
-    _: OptionValues,
+    options: OptionValues,
 ) -> Result<(), Error> {
     crate::vmap::run(module)?;
     crate::hvp_to_jvp::run(module)?;
     crate::grad_to_vjp::run(context, module)?;
-    moonc_autodiff::differentiate_module(module)
+    let settings = moonc_autodiff::Settings {
+        parallel_reverse: options.get("parallel-reverse") != 0,
+    };
+    moonc_autodiff::differentiate_module_with(module, settings)
 }

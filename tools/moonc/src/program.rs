@@ -160,7 +160,8 @@ impl Session {
 }
 
 impl Session {
-    /// Differentiates `module` like [`Session::compile`], then runs
+    /// Differentiates `module` like [`Session::compile`] (but with
+    /// `--moon-autodiff`'s `parallel-reverse`), then runs
     /// `moon-gpu-pipeline` for `chip` (linking `libdevice` when given):
     /// kernels become PTX in `gpu.binary` ops, the host side the LLVM
     /// dialect.
@@ -171,7 +172,8 @@ impl Session {
         libdevice: Option<&str>,
     ) -> Outcome<()> {
         let pm = PassManager::new(&self.context);
-        pm.add_pass(moonc_passes::autodiff::AUTODIFF.create());
+        // Reverse mode keeps parallel loops parallel (kernels) on the GPU.
+        pm.add_pass(moonc_passes::autodiff::AUTODIFF.create_with(&[("parallel-reverse", 1)]));
         pm.run(module)
             .map_err(|_| self.diagnostics.failure("differentiation failed"))?;
         drop_custom_rules(module);

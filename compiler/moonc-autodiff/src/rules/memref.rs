@@ -279,7 +279,8 @@ fn indices(s: &mut ReverseState, op: Op, first: usize) -> Result<Vec<Value>, Err
     op.operands()[first..].iter().map(|&v| s.get(v)).collect()
 }
 
-/// `y = load A[i]`: `dA[i] += dy`.
+/// `y = load A[i]`: `dA[i] += dy`, atomically where iterations of a
+/// parallel reverse may share `dA[i]`.
 fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let result = op.result(0);
     if !s.has_adjoint(result) {
@@ -291,6 +292,13 @@ fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let shadow = s.shadow(op, op.operand(0))?;
     let mut operands = vec![shadow];
     operands.extend(indices(s, op, 1)?);
+    if s.shared_in_parallel(op.operand(0)) {
+        let mut add = vec![adjoint];
+        add.extend(operands);
+        let addf = s.ctx().attr("0 : i64");
+        s.b.value("memref.atomic_rmw", &add, result.ty(), &[("kind", addf)]);
+        return Ok(());
+    }
     let old = s.b.value("memref.load", &operands, result.ty(), &[]);
     let sum = s.b.value("arith.addf", &[old, adjoint], result.ty(), &[]);
     let mut store = vec![sum];

@@ -271,6 +271,9 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         return Ok(());
     }
     reject_carried_memrefs(s, op)?;
+    if s.reverse_parallel(op)? {
+        return Ok(());
+    }
     let body = op.regions()[0].entry().expect("a loop body");
     let args = body.args();
     let results = op.results();
