@@ -879,6 +879,34 @@ impl Builder {
         cell
     }
 
+    /// `scf.parallel` from `lower` to `upper` by `step` (one value per
+    /// dimension), without reductions: its induction variables and the
+    /// `scf.reduce` that ends its body (insert the body before it).
+    pub fn parallel(
+        &mut self,
+        lower: &[Value],
+        upper: &[Value],
+        step: &[Value],
+    ) -> (Vec<Value>, Op) {
+        let n = lower.len();
+        let mut operands = lower.to_vec();
+        operands.extend(upper);
+        operands.extend(step);
+        let (region, block) = Region::with_block(&vec![self.ctx.index(); n], self.loc);
+        let segments = self.ctx.attr(&format!("array<i32: {n}, {n}, {n}, 0>"));
+        self.create(
+            "scf.parallel",
+            &operands,
+            &[],
+            &[("operandSegmentSizes", segments)],
+            &[region],
+            &[],
+        );
+        region.destroy();
+        let reduce = Builder::at_end(block, self.loc).create("scf.reduce", &[], &[], &[], &[], &[]);
+        (block.args(), reduce)
+    }
+
     /// `scf.if %condition -> (types)` with an empty `then` and `else`
     /// block (each needs its `scf.yield`).
     pub fn if_else(&mut self, condition: Value, types: &[Type]) -> (Op, Block, Block) {

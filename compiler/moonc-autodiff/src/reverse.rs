@@ -708,8 +708,6 @@ impl ReverseState<'_> {
             return Ok(false);
         };
 
-        let ctx = self.ctx();
-        let loc = op.loc();
         let n = nest.len();
         let mut counts = vec![];
         for l in &nest {
@@ -722,23 +720,9 @@ impl ReverseState<'_> {
         }
         let zero = self.b.index(0);
         let one = self.b.index(1);
-        let mut operands = vec![zero; n];
-        operands.extend(&counts);
-        operands.extend(vec![one; n]);
-        let (region, block) = Region::with_block(&vec![ctx.index(); n], loc);
-        let segments = ctx.attr(&format!("array<i32: {n}, {n}, {n}, 0>"));
-        self.b.create(
-            "scf.parallel",
-            &operands,
-            &[],
-            &[("operandSegmentSizes", segments)],
-            &[region],
-            &[],
-        );
-        region.destroy();
-        let reduce = Builder::at_end(block, loc).create("scf.reduce", &[], &[], &[], &[], &[]);
+        let (iterations, reduce) = self.b.parallel(&vec![zero; n], &counts, &vec![one; n]);
         // Iteration k of each loop: its induction variable is lb + k * step.
-        for (l, k) in nest.iter().zip(block.args()) {
+        for (l, k) in nest.iter().zip(iterations) {
             self.reverse_iteration.insert(*l, k);
         }
         let saved = self.b;
@@ -760,33 +744,17 @@ impl ReverseState<'_> {
     /// `scf.parallel` again (with the tape stores its body has gained,
     /// which are indexed by iteration).
     fn parallel_forward(&mut self) {
-        let ctx = self.ctx();
         for nest in std::mem::take(&mut self.parallel_forwards) {
             let outer = nest[0];
             let n = nest.len();
-            let mut operands = vec![];
-            for k in 0..3 {
-                operands.extend(nest.iter().map(|l| l.operand(k)));
-            }
-            let (region, block) = Region::with_block(&vec![ctx.index(); n], outer.loc());
-            let segments = ctx.attr(&format!("array<i32: {n}, {n}, {n}, 0>"));
-            Builder::before(outer).create(
-                "scf.parallel",
-                &operands,
-                &[],
-                &[("operandSegmentSizes", segments)],
-                &[region],
-                &[],
-            );
-            region.destroy();
-            let reduce =
-                Builder::at_end(block, outer.loc()).create("scf.reduce", &[], &[], &[], &[], &[]);
+            let bound = |k: usize| -> Vec<Value> { nest.iter().map(|l| l.operand(k)).collect() };
+            let (ivs, reduce) = Builder::before(outer).parallel(&bound(0), &bound(1), &bound(2));
             let inner = nest[n - 1].regions()[0].entry().expect("a loop body");
             let ops = inner.ops();
             for &o in &ops[..ops.len() - 1] {
                 o.move_before(reduce);
             }
-            for (l, arg) in nest.iter().zip(block.args()) {
+            for (l, arg) in nest.iter().zip(ivs) {
                 let body = l.regions()[0].entry().expect("a loop body");
                 body.args()[0].replace_uses(arg);
                 self.forward_iteration.remove(l);

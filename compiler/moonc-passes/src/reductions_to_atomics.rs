@@ -16,7 +16,7 @@ use melior::{Context, ir::OperationRef};
 use moonc_autodiff::{
     activity::split_ins_outs,
     forward::error_at,
-    ir::{Builder, Op, Region, Value},
+    ir::{Builder, Op, Value},
     rules::{indexing_maps, projected_dims},
 };
 use moonc_ir::{
@@ -196,23 +196,8 @@ fn rewrite(op: Op, plan: &Plan) {
         .collect();
     let loops = upper.len();
     let (zero, one) = (b.index(0), b.index(1));
-    let mut bounds = vec![zero; loops];
-    bounds.extend(&upper);
-    bounds.extend(vec![one; loops]);
-    let (region, block) = Region::with_block(&vec![index; loops], op.loc());
-    let segments = b
-        .ctx
-        .attr(&format!("array<i32: {loops}, {loops}, {loops}, 0>"));
-    b.create(
-        "scf.parallel",
-        &bounds,
-        &[],
-        &[("operandSegmentSizes", segments)],
-        &[region],
-        &[],
-    );
-    let ivs = block.args();
-    let mut e = Builder::at_end(block, op.loc());
+    let (ivs, reduce) = b.parallel(&vec![zero; loops], &upper, &vec![one; loops]);
+    let mut e = Builder::before(reduce);
     let at = |i: usize| -> Vec<Value> { plan.dims[i].iter().map(|&d| ivs[d]).collect() };
     let body = op.regions()[0].blocks()[0];
     let args = body.args();
@@ -260,6 +245,5 @@ fn rewrite(op: Op, plan: &Plan) {
             }
         }
     }
-    e.create("scf.reduce", &[], &[], &[], &[], &[]);
     op.erase();
 }
