@@ -132,6 +132,22 @@ fn fake_driver() {
         mgpuModuleUnload(module);
         assert_eq!(error_text(), "");
 
+        // A module is loaded once per image, and stays loaded: gpu-to-llvm
+        // loads it before every launch. Other bytes at the same address, or
+        // another optimisation level, are loaded anew.
+        let mut ptx = *b"ptx one\0";
+        let image = ptx.as_mut_ptr().cast::<c_void>();
+        let first = mgpuModuleLoadJIT(image, 2);
+        mgpuModuleUnload(first);
+        assert_eq!(mgpuModuleLoadJIT(image, 2), first);
+        assert_ne!(mgpuModuleLoadJIT(image, 3), first);
+        ptx[4..7].copy_from_slice(b"two");
+        let second = mgpuModuleLoadJIT(image, 2);
+        assert!(!second.is_null() && second != first);
+        assert_eq!(mgpuModuleLoadJIT(image, 2), second);
+        assert_eq!(mgpuModuleLoad(c"cubin".as_ptr() as *mut c_void, 6), module);
+        assert_eq!(error_text(), "");
+
         // Driver errors, in the driver's words.
         mgpuLaunchKernel(
             function,

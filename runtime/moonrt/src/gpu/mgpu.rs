@@ -6,8 +6,9 @@
 
 #![allow(non_snake_case)]
 
-use std::ffi::{c_char, c_int, c_uint, c_ushort, c_void};
+use std::ffi::{CStr, c_char, c_int, c_uint, c_ushort, c_void};
 use std::ptr;
+use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 use super::driver::{self, CuDevicePtr, CuHandle, Driver};
@@ -37,23 +38,85 @@ fn entry<R>(
     c_entry(function, default, || with_context(body))
 }
 
+/// Modules loaded so far, kept for the life of the process. `gpu-to-llvm`
+/// loads the kernel's module before every launch and unloads it after;
+/// the PTX JIT takes milliseconds, so each image is loaded once and later
+/// loads of the same bytes at the same address return the same module.
+static MODULES: Mutex<Vec<LoadedModule>> = Mutex::new(Vec::new());
+
+/// One cached module: the image it came from (a copy, since a JIT engine
+/// may later put other bytes at the same address) and how it was loaded.
+struct LoadedModule {
+    /// Where the image was.
+    address: usize,
+    /// The JIT optimisation level, or `None` for a cubin or fatbin.
+    opt_level: Option<c_int>,
+    /// The image's bytes.
+    image: Box<[u8]>,
+    /// The driver's module, as an address.
+    module: usize,
+}
+
+/// The cached module for `image` at `address`, or `load`'s new one, which
+/// is then cached (replacing a stale entry for that address). Failures are
+/// not cached.
+fn cached_module(
+    address: *const c_void,
+    opt_level: Option<c_int>,
+    image: &[u8],
+    load: impl FnOnce() -> Result<CuHandle, String>,
+) -> Result<CuHandle, String> {
+    let mut modules = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+    let address = address as usize;
+    let slot = modules
+        .iter()
+        .position(|m| m.address == address && m.opt_level == opt_level);
+    if let Some(i) = slot
+        && *modules[i].image == *image
+    {
+        return Ok(modules[i].module as CuHandle);
+    }
+    let module = load()?;
+    // A stale module is left loaded: another thread may still use it.
+    let entry = LoadedModule {
+        address,
+        opt_level,
+        image: image.into(),
+        module: module as usize,
+    };
+    match slot {
+        Some(i) => modules[i] = entry,
+        None => modules.push(entry),
+    }
+    Ok(module)
+}
+
+/// Whether `module` is one of the cached modules, which stay loaded.
+fn is_cached(module: *mut c_void) -> bool {
+    let modules = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+    modules.iter().any(|m| m.module == module as usize)
+}
+
 /// Loads a module from a cubin or fatbin (`gpu.binary` in `bin` or
-/// `fatbin` format); returns null on failure. `gpu_blob_size` is unused:
-/// the image describes its own size.
+/// `fatbin` format) of `gpu_blob_size` bytes, or returns the module already
+/// loaded from these bytes; returns null on failure.
 ///
 /// # Safety
 ///
-/// `data` must point to a module image the driver can read.
+/// `data` must point to a module image of `gpu_blob_size` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mgpuModuleLoad(data: *mut c_void, gpu_blob_size: usize) -> *mut c_void {
-    let _ = gpu_blob_size;
     entry("mgpuModuleLoad", ptr::null_mut(), |d| {
-        let mut module: CuHandle = ptr::null_mut();
-        // SAFETY: the caller gives a module image.
-        d.check("cuModuleLoadData", unsafe {
-            (d.module_load_data)(&mut module, data)
-        })?;
-        Ok(module)
+        // SAFETY: the caller gives the image's size.
+        let image = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), gpu_blob_size) };
+        cached_module(data, None, image, || {
+            let mut module: CuHandle = ptr::null_mut();
+            // SAFETY: the caller gives a module image.
+            d.check("cuModuleLoadData", unsafe {
+                (d.module_load_data)(&mut module, data)
+            })?;
+            Ok(module)
+        })
     })
 }
 
@@ -68,46 +131,55 @@ pub unsafe extern "C" fn mgpuModuleLoad(data: *mut c_void, gpu_blob_size: usize)
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mgpuModuleLoadJIT(data: *mut c_void, opt_level: c_int) -> *mut c_void {
     entry("mgpuModuleLoadJIT", ptr::null_mut(), |d| {
-        let mut module: CuHandle = ptr::null_mut();
-        let mut log = vec![0u8; JIT_LOG_BYTES];
-        let mut options = vec![
-            driver::CU_JIT_ERROR_LOG_BUFFER,
-            driver::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-        ];
-        // The driver reads option values as pointer-sized integers.
-        let mut values: Vec<*mut c_void> =
-            vec![log.as_mut_ptr().cast(), JIT_LOG_BYTES as *mut c_void];
-        if opt_level >= 0 {
-            options.push(driver::CU_JIT_OPTIMIZATION_LEVEL);
-            values.push(opt_level as usize as *mut c_void);
-        }
-        // SAFETY: the caller gives PTX; options and values have the same
-        // length and the log buffer its stated size.
-        let status = unsafe {
-            (d.module_load_data_ex)(
-                &mut module,
-                data,
-                options.len() as c_uint,
-                options.as_mut_ptr(),
-                values.as_mut_ptr(),
-            )
-        };
-        d.check("cuModuleLoadDataEx", status).map_err(|error| {
-            let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
-            let log = String::from_utf8_lossy(&log[..end]);
-            let log = log.trim();
-            if log.is_empty() {
-                error
-            } else {
-                format!("{error}: {log}")
-            }
-        })?;
-        Ok(module)
+        // SAFETY: the caller gives NUL-terminated PTX.
+        let image = unsafe { CStr::from_ptr(data.cast::<c_char>()) }.to_bytes();
+        cached_module(data, Some(opt_level), image, || {
+            load_jit(d, data, opt_level)
+        })
     })
 }
 
-/// Unloads a module; null (from a failed load) is ignored after that
-/// failure.
+/// Compiles the PTX at `data` with the driver's JIT (see
+/// [`mgpuModuleLoadJIT`]).
+fn load_jit(d: &Driver, data: *mut c_void, opt_level: c_int) -> Result<CuHandle, String> {
+    let mut module: CuHandle = ptr::null_mut();
+    let mut log = vec![0u8; JIT_LOG_BYTES];
+    let mut options = vec![
+        driver::CU_JIT_ERROR_LOG_BUFFER,
+        driver::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+    ];
+    // The driver reads option values as pointer-sized integers.
+    let mut values: Vec<*mut c_void> = vec![log.as_mut_ptr().cast(), JIT_LOG_BYTES as *mut c_void];
+    if opt_level >= 0 {
+        options.push(driver::CU_JIT_OPTIMIZATION_LEVEL);
+        values.push(opt_level as usize as *mut c_void);
+    }
+    // SAFETY: the caller gives PTX; options and values have the same
+    // length and the log buffer its stated size.
+    let status = unsafe {
+        (d.module_load_data_ex)(
+            &mut module,
+            data,
+            options.len() as c_uint,
+            options.as_mut_ptr(),
+            values.as_mut_ptr(),
+        )
+    };
+    d.check("cuModuleLoadDataEx", status).map_err(|error| {
+        let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
+        let log = String::from_utf8_lossy(&log[..end]);
+        let log = log.trim();
+        if log.is_empty() {
+            error
+        } else {
+            format!("{error}: {log}")
+        }
+    })?;
+    Ok(module)
+}
+
+/// Unloads a module, unless it is cached (see [`MODULES`]); null (from a
+/// failed load) is ignored after that failure.
 ///
 /// # Safety
 ///
@@ -115,7 +187,7 @@ pub unsafe extern "C" fn mgpuModuleLoadJIT(data: *mut c_void, opt_level: c_int) 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mgpuModuleUnload(module: *mut c_void) {
     entry("mgpuModuleUnload", (), |d| {
-        if follows_failure(module) {
+        if follows_failure(module) || is_cached(module) {
             return Ok(());
         }
         // SAFETY: the driver checks the handle.

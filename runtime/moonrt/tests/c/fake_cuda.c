@@ -31,10 +31,15 @@ CUresult cuDevicePrimaryCtxRetain(void **context, int device) { (void)device; *c
 CUresult cuCtxPushCurrent_v2(void *context) { return context == &fake_handle ? 0 : FAKE_ERROR_INVALID_VALUE; }
 CUresult cuCtxPopCurrent_v2(void **context) { *context = &fake_handle; return 0; }
 CUresult cuCtxSynchronize(void) { return 0; }
-CUresult cuModuleLoadData(void **module, const void *image) { (void)image; *module = &fake_handle; return 0; }
+/* Every load gives a new module handle, so tests can tell loads apart. */
+static char fake_modules[256];
+static unsigned fake_module_loads;
+static void *next_module(void) { return &fake_modules[fake_module_loads++ % sizeof fake_modules]; }
+
+CUresult cuModuleLoadData(void **module, const void *image) { (void)image; *module = next_module(); return 0; }
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values) {
   unsigned i;
-  *module = &fake_handle;
+  *module = next_module();
   if (!strstr((const char *)image, "bad"))
     return 0;
   for (i = 0; i < n; i++)
