@@ -4,7 +4,7 @@
 // tape in one gradient call. Timings are not checked, only the report.
 
 // RUN: moonc bench %s --entry sq --args '[1.5]' --time-ms 1 | FileCheck %s --check-prefix=GRAD
-// GRAD: {"entry": "sq", "primal_ns": {{[0-9.]+}}, "primal_min_ns": {{[0-9.]+}}, "compile_ms": {{[0-9.]+}}, "samples": {{[0-9]+}}, "calls_per_sample": {{[0-9]+}}, "grad_ns": {{-?[0-9.]+}}, "ratio": {{-?[0-9.]+}}, "tape_peak_bytes": {{[0-9]+}}}{{$}}
+// GRAD: {"entry": "sq", "primal_ns": {{[0-9.]+}}, "primal_min_ns": {{[0-9.]+}}, "compile_ms": {{[0-9.]+}}, "samples": {{[0-9]+}}, "calls_per_sample": {{[0-9]+}}, "grad_ns": {{-?[0-9.]+}}, "ratio": {{-?[0-9.]+}}, "tape_peak_bytes": {{[0-9]+}}, "grad_compile_ms": {{[0-9.]+}}}{{$}}
 func.func @sq(%x: f64) -> f64 {
   %y = arith.mulf %x, %x : f64
   return %y : f64
@@ -13,7 +13,7 @@ func.func @sq(%x: f64) -> f64 {
 // A memref argument: its shadow is zeroed before every gradient call
 // (outside the timing).
 // RUN: moonc bench %s --entry sum_sq --args '[[1.0, 2.0, 3.0]]' --time-ms 1 | FileCheck %s --check-prefix=MEMREF
-// MEMREF: {"entry": "sum_sq", {{.*}}, "grad_ns": {{-?[0-9.]+}}, "ratio": {{-?[0-9.]+}}, "tape_peak_bytes": {{[0-9]+}}}{{$}}
+// MEMREF: {"entry": "sum_sq", {{.*}}, "grad_ns": {{-?[0-9.]+}}, "ratio": {{-?[0-9.]+}}, "tape_peak_bytes": {{[0-9]+}}, "grad_compile_ms": {{[0-9.]+}}}{{$}}
 func.func @sum_sq(%m: memref<?xf64>) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -31,7 +31,7 @@ func.func @sum_sq(%m: memref<?xf64>) -> f64 {
 // The tape's peak counts 8 bytes per f64 or i64 and 4 per f32 pushed (this
 // rule pushes one of each and pops them).
 // RUN: moonc bench %s --entry taped --args '[1.5]' --time-ms 1 | FileCheck %s --check-prefix=TAPE
-// TAPE: "tape_peak_bytes": 20}
+// TAPE: "tape_peak_bytes": 20, "grad_compile_ms": {{[0-9.]+}}}
 func.func private @moonrt_tape_push_f64(f64)
 func.func private @moonrt_tape_pop_f64() -> f64
 func.func private @moonrt_tape_push_f32(f32)
@@ -62,7 +62,7 @@ moon.custom_rule @taped vjp @taped_vjp
 // --wrt times the gradient with respect to the arguments listed only (the
 // others are constants).
 // RUN: moonc bench %s --entry weighted --args '[[1.0, 2.0], [3.0, 4.0]]' --wrt 0 --time-ms 1 | FileCheck %s --check-prefix=WRT
-// WRT: {"entry": "weighted", {{.*}}, "grad_ns": {{-?[0-9.]+}}, "ratio": {{-?[0-9.]+}}, "tape_peak_bytes": 0}{{$}}
+// WRT: {"entry": "weighted", {{.*}}, "grad_ns": {{-?[0-9.]+}}, "ratio": {{-?[0-9.]+}}, "tape_peak_bytes": 0, "grad_compile_ms": {{[0-9.]+}}}{{$}}
 func.func @weighted(%w: memref<2xf64>, %x: memref<2xf64>) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -88,7 +88,7 @@ func.func @two(%x: f64, %y: f64) -> (f64, f64) {
 // A function calling moonrt's BLAS: the time per call inside it, for the
 // primal and the gradient.
 // RUN: moonc bench %s --entry dot --args '[[1.0, 2.0], [3.0, 4.0]]' --time-ms 1 | FileCheck %s --check-prefix=INBLAS
-// INBLAS: {"entry": "dot", {{.*}}, "tape_peak_bytes": {{[0-9]+}}, "primal_blas_ns": {{[0-9.]+}}, "grad_blas_ns": {{[0-9.]+}}}{{$}}
+// INBLAS: {"entry": "dot", {{.*}}, "tape_peak_bytes": {{[0-9]+}}, "grad_compile_ms": {{[0-9.]+}}, "primal_blas_ns": {{[0-9.]+}}, "grad_blas_ns": {{[0-9.]+}}}{{$}}
 // RUN: moonc bench %s --entry dot --args '[[1.0, 2.0], [3.0, 4.0]]' --time-ms 1 --primal-only | FileCheck %s --check-prefix=INBLAS-PRIMAL
 // INBLAS-PRIMAL: "calls_per_sample": {{[0-9]+}}, "primal_blas_ns": {{[0-9.]+}}}{{$}}
 !v = memref<?xf64, strided<[?], offset: ?>>

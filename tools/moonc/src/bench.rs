@@ -44,9 +44,11 @@ pub fn bench(call: &CallOptions, wrt: &Wrt, time_ms: u64, primal_only: bool) -> 
     wrt.check(&signature)?;
     let with_grad =
         !primal_only && matches!(signature.results.as_slice(), [t] if is_active_result(t));
+    let grad_start = Instant::now();
     let mut gradient = with_grad
         .then(|| Gradient::compile(call, wrt))
         .transpose()?;
+    let grad_compile_ms = grad_start.elapsed().as_secs_f64() * 1e3;
 
     let mut results = Results::new(&signature);
     let (entry, mut slots) = prepared.frame(&mut results)?;
@@ -82,6 +84,7 @@ pub fn bench(call: &CallOptions, wrt: &Wrt, time_ms: u64, primal_only: bool) -> 
             ("grad_ns", Json::f64(round(grad.median))),
             ("ratio", Json::f64(round(grad.median / primal.median))),
             ("tape_peak_bytes", Json::int(*tape_peak_bytes)),
+            ("grad_compile_ms", Json::f64(round(grad_compile_ms))),
         ]);
     }
     let blas = [

@@ -129,7 +129,8 @@ enum Command {
     /// Time a function in-process (warm-up, then repeated samples); prints
     /// `{"primal_ns": median, "primal_min_ns": min, "compile_ms": ...}`,
     /// and for a function with one float scalar result the time of its
-    /// value and gradient (`grad_ns`, `ratio`, `tape_peak_bytes`). When
+    /// value and gradient (`grad_ns`, `ratio`, `tape_peak_bytes`,
+    /// `grad_compile_ms`: from FILE to a callable gradient). When
     /// the function calls moonrt's BLAS or LAPACK routines, the time per
     /// call spent inside them: `primal_blas_ns` and `grad_blas_ns`.
     Bench {
