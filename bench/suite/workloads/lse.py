@@ -1,0 +1,41 @@
+"""GradBench's `lse` (evals/lse): log-sum-exp of n = 1e6 numbers drawn as
+GradBench's eval draws them (np.random.seed(31337), x ~ U(0, 1))."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from common import Case
+
+N = 1_000_000
+SEED = 31337
+
+
+def generate(n=N, seed=SEED):
+    np.random.seed(seed)
+    return np.random.rand(n)
+
+
+def jax_lse(x):
+    """jax.scipy's logsumexp (the max shifted out, under stop_gradient).
+    GradBench's JAX tool shifts by a differentiated max instead; its
+    gradient at the argmax is then 1 - sum(softmax) off, about 1e-10 of
+    the largest element at n = 1e6 under jit, beyond the suite's tolerance."""
+    from jax.scipy.special import logsumexp
+
+    return logsumexp(x)
+
+
+def cases() -> list[Case]:
+    return [
+        Case(
+            name="lse",
+            group="gradbench",
+            mlir="lse.mlir",
+            entry="lse",
+            args=[generate().tolist()],
+            jax=jax_lse,
+            wrt=[0],
+            target=2.0,
+        )
+    ]
