@@ -81,7 +81,7 @@ def _jax():
         return jnp.concatenate([cams[obs[:, 0]], x[obs[:, 1]], w[:, None]], axis=1)
 
     @jax.jit
-    def objective(cams, x, w, obs, feats, *_outputs):
+    def objective(cams, x, w, obs, feats):
         params = gather(cams, x, w, obs)
         r, we = jax.vmap(lambda q, f: residuals(q[0:11], q[11:14], q[14], f))(
             params, feats
@@ -89,7 +89,7 @@ def _jax():
         return jnp.sum(r * r) + jnp.sum(we * we)
 
     @jax.jit
-    def jacobian(cams, x, w, obs, feats, *_outputs):
+    def jacobian(cams, x, w, obs, feats):
         """p x 2 x 15: the layout of @ba_jacobian's `jac`."""
         params = gather(cams, x, w, obs)
         return jax.vmap(jax.jacfwd(block))(params, feats)
@@ -112,12 +112,16 @@ def jax_functions():
     return _JAX
 
 
-def jax_objective(*args):
-    return jax_functions()[0](*args)
+# The MLIR functions' output buffers (arguments 5 and 6) are not passed to
+# JAX (not even transferred): JAX returns its results.
 
 
-def jax_jacobian(*args):
-    return jax_functions()[1](*args)
+def jax_objective(cams, x, w, obs, feats, *_outputs):
+    return jax_functions()[0](cams, x, w, obs, feats)
+
+
+def jax_jacobian(cams, x, w, obs, feats, *_outputs):
+    return jax_functions()[1](cams, x, w, obs, feats)
 
 
 def jax_weight_jacobian(w):
