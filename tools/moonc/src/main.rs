@@ -4,7 +4,8 @@
 //! with a C header and Rust bindings), `bench` (time a function
 //! in-process), `jacobian`, `grad` and `hessian` (derivatives at a point)
 //! and `check`
-//! (test the derivatives moonc generates). Every failure is one paragraph
+//! (test the derivatives moonc generates), and `gradbench` (a GradBench
+//! tool on stdin and stdout). Every failure is one paragraph
 //! on stderr and exit status 1.
 
 mod bench;
@@ -16,6 +17,7 @@ mod failure;
 mod ffi;
 mod forward;
 mod gpu;
+mod gradbench;
 mod json;
 mod output;
 mod program;
@@ -197,6 +199,10 @@ enum Command {
         #[arg(long, value_enum, default_value_t = CheckMode::Both)]
         mode: CheckMode,
     },
+    /// Serve GradBench's protocol on stdin and stdout: a GradBench tool
+    /// for the evals lse, llsq, gmm, lstm, ode and ba, whose workloads
+    /// (bench/suite/workloads) are built in (see docs/gradbench.md).
+    Gradbench,
     /// Print the GPU `--gpu` runs on (`name (sm_XY)`), or fail with
     /// moonrt's error when there is no CUDA driver or device.
     GpuInfo,
@@ -404,10 +410,13 @@ fn gpu_mode(cli: &Cli) -> Outcome<()> {
     if !cli.gpu || matches!(cli.command, Command::Compile { .. }) {
         return Ok(());
     }
-    if matches!(cli.command, Command::Bench { .. } | Command::Hessian(_)) {
+    if matches!(
+        cli.command,
+        Command::Bench { .. } | Command::Hessian(_) | Command::Gradbench
+    ) {
         return Err(Failure::new(
             "--gpu is supported by run, jacobian, grad, check and compile only (not yet by \
-             bench or hessian)",
+             bench, hessian or gradbench)",
         ));
     }
     gpu::require_device()?;
@@ -467,6 +476,7 @@ fn main() {
         } => wrt
             .wrt()
             .and_then(|wrt| check::check(call, &wrt, *seed, *mode)),
+        Command::Gradbench => gradbench::serve(),
         Command::GpuInfo => gpu::require_device().and_then(|name| {
             let (major, minor) = moonrt::gpu::compute_capability()
                 .map_err(|e| Failure::new(format!("--gpu: {e}")))?;

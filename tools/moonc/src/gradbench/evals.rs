@@ -1,0 +1,174 @@
+//! The evals `moonc gradbench` implements: for each, its workload (an MLIR
+//! module of `bench/suite/workloads/`, built into moonc) and, for each
+//! GradBench function, the workload function it calls (or differentiates)
+//! and how GradBench's input and output map to its arguments and results.
+
+use super::{ba, gmm, llsq, lse, lstm, ode};
+use crate::{json::Json, tensor::Tensor};
+use serde_json::Value;
+
+/// One GradBench eval.
+pub struct Eval {
+    /// The eval's (and its module's) name.
+    pub name: &'static str,
+    /// The workload's path in moonc's repository.
+    pub file: &'static str,
+    /// The workload's text; `None` while moonc has no workload for the
+    /// eval (`define` then fails).
+    pub source: Option<&'static str>,
+    pub functions: &'static [Function],
+}
+
+/// One function of an eval's module.
+pub struct Function {
+    /// GradBench's name for it (`primal`, `gradient`, `objective`,
+    /// `jacobian`).
+    pub name: &'static str,
+    /// The workload's public function it calls or differentiates.
+    pub entry: &'static str,
+    pub how: How,
+    /// The entry's arguments, from GradBench's input.
+    pub arguments: fn(&Input) -> Result<Vec<Value>, String>,
+    /// GradBench's output, from the input and what the last run left.
+    pub output: fn(&Input, &Called) -> Result<Json, String>,
+}
+
+/// How a function is computed from its entry.
+#[derive(Clone, Copy, Debug)]
+pub enum How {
+    /// A plain call.
+    Call,
+    /// One call of the entry's VJP wrapper with the cotangent 1 (the
+    /// entry has one float scalar result) and zero shadows: the value and
+    /// the gradient with respect to `wrt` (a `--wrt` list of argument
+    /// indices; `None`: every float argument).
+    Gradient { wrt: Option<&'static str> },
+}
+
+/// What the last run of a function left, in terms of its entry.
+pub struct Called {
+    /// The entry's results.
+    pub results: Vec<Tensor>,
+    /// For [`How::Gradient`], per argument of the entry: its gradient when
+    /// it is differentiated (`None` otherwise, and for a plain call).
+    pub gradient: Vec<Option<Tensor>>,
+    /// The time of each run, in nanoseconds.
+    pub timings: Vec<u128>,
+}
+
+impl Called {
+    /// The gradient with respect to argument `index`.
+    pub fn gradient(&self, index: usize) -> Result<&Tensor, String> {
+        self.gradient
+            .get(index)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| format!("internal error: no gradient of argument #{index}"))
+    }
+
+    /// Result `index`.
+    pub fn result(&self, index: usize) -> Result<&Tensor, String> {
+        self.results
+            .get(index)
+            .ok_or_else(|| format!("internal error: no result #{index}"))
+    }
+}
+
+/// GradBench's input to a function: a JSON object.
+pub struct Input<'a>(&'a serde_json::Map<String, Value>);
+
+impl<'a> Input<'a> {
+    /// The input `value`, which must be an object.
+    pub fn new(value: &'a Value) -> Result<Input<'a>, String> {
+        match value {
+            Value::Object(fields) => Ok(Input(fields)),
+            other => Err(format!(
+                "the input must be a JSON object, not `{}`",
+                super::abbreviate(other)
+            )),
+        }
+    }
+
+    /// Field `key`, if there is one.
+    pub fn get(&self, key: &str) -> Option<&'a Value> {
+        self.0.get(key)
+    }
+
+    /// Field `key`, which must be there.
+    pub fn field(&self, key: &str) -> Result<&'a Value, String> {
+        self.get(key)
+            .ok_or_else(|| format!("the input has no field `{key}`"))
+    }
+
+    /// Field `key`, a nested list of numbers of depth `depth` (as is).
+    pub fn numbers(&self, key: &str, depth: usize) -> Result<Value, String> {
+        let value = self.field(key)?;
+        check_numbers(value, depth).map_err(|e| format!("input field `{key}`: {e}"))?;
+        Ok(value.clone())
+    }
+
+    /// Field `key`, a non-negative integer.
+    pub fn count(&self, key: &str) -> Result<u64, String> {
+        let value = self.field(key)?;
+        value.as_u64().ok_or_else(|| {
+            format!(
+                "input field `{key}` must be a non-negative integer, not `{}`",
+                super::abbreviate(value)
+            )
+        })
+    }
+}
+
+/// Whether `value` is a nested list of numbers of depth `depth`.
+fn check_numbers(value: &Value, depth: usize) -> Result<(), String> {
+    match (value, depth) {
+        (Value::Number(_), 0) => Ok(()),
+        (Value::Array(items), 1..) => items
+            .iter()
+            .try_for_each(|item| check_numbers(item, depth - 1)),
+        _ if depth == 0 => Err(format!(
+            "expected a number, found `{}`",
+            super::abbreviate(value)
+        )),
+        _ => Err(format!(
+            "expected a list{}, found `{}`",
+            if depth > 1 { " of lists" } else { "" },
+            super::abbreviate(value)
+        )),
+    }
+}
+
+/// Every eval moonc knows of, implemented or not.
+static EVALS: [&Eval; 6] = [
+    &lse::EVAL,
+    &llsq::EVAL,
+    &gmm::EVAL,
+    &lstm::EVAL,
+    &ode::EVAL,
+    &ba::EVAL,
+];
+
+/// The eval named `name`.
+pub fn find(name: &str) -> Option<&'static Eval> {
+    EVALS.iter().copied().find(|e| e.name == name)
+}
+
+/// The names of the evals moonc implements, for messages.
+pub fn names() -> String {
+    let implemented = EVALS.iter().filter(|e| e.source.is_some());
+    super::quoted(implemented.map(|e| e.name))
+}
+
+/// Output: result `0` (a scalar, or a memref as nested lists).
+pub fn first_result(_: &Input, called: &Called) -> Result<Json, String> {
+    Ok(called.result(0)?.to_json())
+}
+
+/// Output: the gradient with respect to argument 0, flat.
+pub fn gradient_of_first(_: &Input, called: &Called) -> Result<Json, String> {
+    Ok(flat(called.gradient(0)?))
+}
+
+/// A tensor's numbers as one flat list, whatever its shape.
+pub fn flat(tensor: &Tensor) -> Json {
+    Json::List(tensor.data.iter().map(|&x| Json::f64(x)).collect())
+}

@@ -1,0 +1,32 @@
+//! GradBench's `llsq`: `primal` calls `@llsq(x, n)`, `gradient` is its
+//! gradient with respect to `x` (see `bench/suite/workloads/llsq.mlir`).
+
+use super::evals::{Eval, Function, How, Input, first_result, gradient_of_first};
+use serde_json::Value;
+
+pub static EVAL: Eval = Eval {
+    name: "llsq",
+    file: "bench/suite/workloads/llsq.mlir",
+    source: Some(include_str!("../../../../bench/suite/workloads/llsq.mlir")),
+    functions: &[
+        Function {
+            name: "primal",
+            entry: "llsq",
+            how: How::Call,
+            arguments,
+            output: first_result,
+        },
+        Function {
+            name: "gradient",
+            entry: "llsq",
+            how: How::Gradient { wrt: Some("0") },
+            arguments,
+            output: gradient_of_first,
+        },
+    ],
+};
+
+/// `{x: double[], n: int}` → `(x, n)`.
+fn arguments(input: &Input) -> Result<Vec<Value>, String> {
+    Ok(vec![input.numbers("x", 1)?, Value::from(input.count("n")?)])
+}

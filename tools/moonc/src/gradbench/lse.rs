@@ -1,0 +1,32 @@
+//! GradBench's `lse`: `primal` calls `@lse(x)`, `gradient` is its gradient
+//! with respect to `x` (see `bench/suite/workloads/lse.mlir`).
+
+use super::evals::{Eval, Function, How, Input, first_result, gradient_of_first};
+use serde_json::Value;
+
+pub static EVAL: Eval = Eval {
+    name: "lse",
+    file: "bench/suite/workloads/lse.mlir",
+    source: Some(include_str!("../../../../bench/suite/workloads/lse.mlir")),
+    functions: &[
+        Function {
+            name: "primal",
+            entry: "lse",
+            how: How::Call,
+            arguments,
+            output: first_result,
+        },
+        Function {
+            name: "gradient",
+            entry: "lse",
+            how: How::Gradient { wrt: None },
+            arguments,
+            output: gradient_of_first,
+        },
+    ],
+};
+
+/// `{x: double[]}` → `(x)`.
+fn arguments(input: &Input) -> Result<Vec<Value>, String> {
+    Ok(vec![input.numbers("x", 1)?])
+}
