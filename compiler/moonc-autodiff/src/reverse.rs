@@ -167,11 +167,19 @@ impl ReverseState<'_> {
             self.adjoints.insert(value, sum);
             return;
         }
+        // A value defined outside the current block gets a contribution
+        // on every iteration of the loops between them; the order of those
+        // additions is the reverse sweep's choice, so it is marked as free
+        // to reassociate, which lets LLVM vectorize the (promoted) sum.
         let slot = self.slot(value);
         let old = self.b.value("memref.load", &[slot], value.ty(), &[]);
-        let sum = self
-            .b
-            .value("arith.addf", &[old, contribution], value.ty(), &[]);
+        let reassoc = self.b.ctx.attr("#arith.fastmath<reassoc>");
+        let sum = self.b.value(
+            "arith.addf",
+            &[old, contribution],
+            value.ty(),
+            &[("fastmath", reassoc)],
+        );
         self.b
             .create("memref.store", &[sum, slot], &[], &[], &[], &[]);
     }

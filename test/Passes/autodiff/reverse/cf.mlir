@@ -31,15 +31,15 @@
 // CHECK-NEXT: scf.if %[[C]] {
 // CHECK-NEXT: %[[A:.*]] = arith.mulf %[[SEL]]#0, %[[X]] : f64
 // CHECK-NEXT: %[[OA:.*]] = memref.load %[[VS:.*]][] : memref<f64>
-// CHECK-NEXT: %[[NA:.*]] = arith.addf %[[OA]], %[[A]] : f64
+// CHECK-NEXT: %[[NA:.*]] = arith.addf %[[OA]], %[[A]] fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[NA]], %[[VS]][] : memref<f64>
 // CHECK-NEXT: %[[B:.*]] = arith.mulf %[[PV]], %[[SEL]]#0 : f64
 // CHECK-NEXT: %[[OB:.*]] = memref.load %[[XS:.*]][] : memref<f64>
-// CHECK-NEXT: %[[NB:.*]] = arith.addf %[[OB]], %[[B]] : f64
+// CHECK-NEXT: %[[NB:.*]] = arith.addf %[[OB]], %[[B]] fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[NB]], %[[XS]][] : memref<f64>
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[OC:.*]] = memref.load %[[VS]][] : memref<f64>
-// CHECK-NEXT: %[[NC:.*]] = arith.addf %[[OC]], %[[SEL]]#1 : f64
+// CHECK-NEXT: %[[NC:.*]] = arith.addf %[[OC]], %[[SEL]]#1 fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[NC]], %[[VS]][] : memref<f64>
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[DV:.*]] = memref.load %[[VS]][] : memref<f64>

@@ -101,7 +101,7 @@ func.func @caller(%a: memref<?xf64>, %da: memref<?xf64>, %n: index, %x: f64) -> 
 // CHECK: %[[C:.*]] = arith.cmpi sle, %[[N]], %{{.*}} : i32
 // CHECK-NEXT: scf.if %[[C]] {
 // CHECK-NEXT: %[[O1:.*]] = memref.load %[[DXS]][] : memref<f64>
-// CHECK-NEXT: %[[N1:.*]] = arith.addf %[[O1]], %[[S]] : f64
+// CHECK-NEXT: %[[N1:.*]] = arith.addf %[[O1]], %[[S]] fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[N1]], %[[DXS]][] : memref<f64>
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[P:.*]] = func.call @moonrt_tape_pop_f64() : () -> f64
@@ -110,7 +110,7 @@ func.func @caller(%a: memref<?xf64>, %da: memref<?xf64>, %n: index, %x: f64) -> 
 // CHECK-NEXT: %[[COS:.*]] = math.cos %[[X]] : f64
 // CHECK-NEXT: %[[DX:.*]] = arith.mulf %[[D]], %[[COS]] : f64
 // CHECK-NEXT: %[[O2:.*]] = memref.load %[[DXS]][] : memref<f64>
-// CHECK-NEXT: %[[N2:.*]] = arith.addf %[[O2]], %[[DX]] : f64
+// CHECK-NEXT: %[[N2:.*]] = arith.addf %[[O2]], %[[DX]] fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[N2]], %[[DXS]][] : memref<f64>
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[R:.*]] = memref.load %[[DXS]][] : memref<f64>

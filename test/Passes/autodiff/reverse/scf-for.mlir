@@ -41,7 +41,7 @@
 // CHECK: %[[FI:.*]] = arith.sitofp %[[II]] : i64 to f64
 // CHECK: %[[DX:.*]] = arith.mulf %[[FI]], %[[DACC]] : f64
 // CHECK: %[[OLD:.*]] = memref.load %[[SLOT]][] : memref<f64>
-// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DX]] : f64
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DX]] fastmath<reassoc> : f64
 // CHECK: memref.store %[[NEW]], %[[SLOT]][] : memref<f64>
 // CHECK: scf.yield %[[DACC]] : f64
 // CHECK: %[[ADJ:.*]] = memref.load %[[SLOT]][] : memref<f64>
@@ -147,7 +147,7 @@ func.func @caller(%x: f64, %n: i32, %s: f64) -> (f64, f64) {
 // CHECK: %[[DX1:.*]] = arith.mulf %[[R]], %[[S]] : f64
 // CHECK: scf.for %{{.*}} iter_args(%[[D:[^ ]*]] = %[[DR]]) -> (f64) {
 // CHECK-NEXT: %[[OLD:.*]] = memref.load %[[SLOT]][] : memref<f64>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[D]] : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[D]] fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[SLOT]][] : memref<f64>
 // CHECK-NEXT: scf.yield %[[D]] : f64
 // CHECK: %[[DX2:.*]] = memref.load %[[SLOT]][] : memref<f64>

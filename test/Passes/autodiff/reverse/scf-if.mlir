@@ -14,17 +14,17 @@
 // CHECK: scf.if %[[C]] {
 // CHECK-NEXT: %[[A:.*]] = arith.mulf %[[S]], %[[Y]] : f64
 // CHECK-NEXT: %[[OA:.*]] = memref.load %[[DXS]][] : memref<f64>
-// CHECK-NEXT: %[[NA:.*]] = arith.addf %[[OA]], %[[A]] : f64
+// CHECK-NEXT: %[[NA:.*]] = arith.addf %[[OA]], %[[A]] fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[NA]], %[[DXS]][] : memref<f64>
 // CHECK-NEXT: %[[B:.*]] = arith.mulf %[[X]], %[[S]] : f64
 // CHECK-NEXT: %[[OB:.*]] = memref.load %[[DYS]][] : memref<f64>
-// CHECK-NEXT: %[[NB:.*]] = arith.addf %[[OB]], %[[B]] : f64
+// CHECK-NEXT: %[[NB:.*]] = arith.addf %[[OB]], %[[B]] fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[NB]], %[[DYS]][] : memref<f64>
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[COS:.*]] = math.cos %[[X]] : f64
 // CHECK-NEXT: %[[D:.*]] = arith.mulf %[[S]], %[[COS]] : f64
 // CHECK-NEXT: %[[OD:.*]] = memref.load %[[DXS]][] : memref<f64>
-// CHECK-NEXT: %[[ND:.*]] = arith.addf %[[OD]], %[[D]] : f64
+// CHECK-NEXT: %[[ND:.*]] = arith.addf %[[OD]], %[[D]] fastmath<reassoc> : f64
 // CHECK-NEXT: memref.store %[[ND]], %[[DXS]][] : memref<f64>
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[DX:.*]] = memref.load %[[DXS]][] : memref<f64>
@@ -107,7 +107,7 @@ func.func @caller(%x: f64, %n: index) -> f64 {
 // CHECK-NEXT: arith.mulf %[[S]], %[[E]] : f64
 // CHECK: default {
 // CHECK-NEXT: memref.load
-// CHECK-NEXT: arith.addf %{{.*}}, %[[S]] : f64
+// CHECK-NEXT: arith.addf %{{.*}}, %[[S]] fastmath<reassoc> : f64
 func.func @switch(%x: f64, %k: index) -> f64 {
   %r = scf.index_switch %k -> f64
   case 1 {
