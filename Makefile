@@ -9,7 +9,7 @@ VENV        := build/venv
 LLVM_PREFIX ?= /usr/lib/llvm-19
 CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h') examples/c/main.c
 
-.PHONY: all bootstrap build unit lit lint test demo docs bench-venv bench clean
+.PHONY: all bootstrap build unit lit lint test demo docs bench-venv bench bench-issues clean
 
 all: build
 
@@ -48,23 +48,30 @@ docs: bootstrap
 	  dialects/moon/include/Moon/MoonOps.td -o docs/dialects/moon.md
 	MOONC_UPDATE_DOCS=1 $(CARGO) test $(CARGO_FLAGS) -p moonc-passes passes_reference
 
-# The benchmarks' virtualenv: JAX for CPU, which bench/reverse runs side by
-# side with moonc. Only `bench` needs it.
+# The benchmarks' virtualenv: JAX for CPU, which the benchmarks run side by
+# side with moonc, and matplotlib for the suite's chart. Only the bench
+# targets need it.
 BENCH_VENV := build/bench-venv
 JAX_VERSION := 0.10.2
+MATPLOTLIB_VERSION := 3.11.2
 bench-venv: bootstrap
-	@if [ "$$($(BENCH_VENV)/bin/python -c 'import jax, jaxlib; print(jax.__version__, jaxlib.__version__)' 2>/dev/null)" != "$(JAX_VERSION) $(JAX_VERSION)" ]; then \
-	  echo "bench-venv: creating $(BENCH_VENV) with jax $(JAX_VERSION) (CPU)"; \
+	@if [ "$$($(BENCH_VENV)/bin/python -c 'import jax, jaxlib, matplotlib; print(jax.__version__, jaxlib.__version__, matplotlib.__version__)' 2>/dev/null)" != "$(JAX_VERSION) $(JAX_VERSION) $(MATPLOTLIB_VERSION)" ]; then \
+	  echo "bench-venv: creating $(BENCH_VENV) with jax $(JAX_VERSION) (CPU) and matplotlib $(MATPLOTLIB_VERSION)"; \
 	  python3 -m venv $(BENCH_VENV) && \
 	  $(BENCH_VENV)/bin/pip install -q --disable-pip-version-check \
-	    'jax[cpu]==$(JAX_VERSION)' 'jaxlib==$(JAX_VERSION)'; \
+	    'jax[cpu]==$(JAX_VERSION)' 'jaxlib==$(JAX_VERSION)' 'matplotlib==$(MATPLOTLIB_VERSION)'; \
 	fi
 
-# Benchmarks (not tests): moonc against C on the same loops, and against
-# JAX on the reverse-mode ones, the Hessian and per-example gradients; the
-# BLAS workloads' gradient ratios; results are written under bench/ and
-# committed.
+# The benchmark suite (not tests): every workload through moonc and JAX in
+# one run, checked against each other; writes bench/results/ (JSON, table,
+# chart) and the table in README.md. See bench/suite/README.md.
 bench: build bench-venv
+	$(BENCH_VENV)/bin/python bench/suite/run.py | tee bench/results/results.txt
+
+# The earlier issues' benchmarks, each with its own results under bench/:
+# moonc against C on the same loops, reverse mode, the Hessian, per-example
+# gradients, the fused path and BLAS.
+bench-issues: build bench-venv
 	bench/cpu/run.sh | tee bench/cpu/results.txt
 	bench/forward/run.sh | tee bench/forward/results.txt
 	bench/reverse/run.sh | tee bench/reverse/results.txt
