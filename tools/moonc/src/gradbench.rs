@@ -17,6 +17,7 @@
 //! reported on stderr, and the exit status is 1 at the end of the input.
 
 mod ba;
+mod buffers;
 mod evals;
 mod gmm;
 mod llsq;
@@ -30,11 +31,12 @@ use crate::{
     program::{Session, find_entry},
     reverse::TapeUse,
     tensor::Tensor,
-    values::{Arguments, Results},
+    values::Results,
     wrapper::{self, Wrt, is_active_arg, is_active_result, is_dup_arg},
 };
+use buffers::{Arg, Array, Cells};
 use evals::{Called, Eval, How, Input};
-use moonc_codegen::{Jit, Signature};
+use moonc_codegen::{Jit, Signature, ValueType};
 use serde_json::Value;
 use std::{
     collections::HashMap,
@@ -256,14 +258,15 @@ impl Defined {
         let function = &self.eval.functions[index];
         let input = Input::new(input)?;
         let runs = Runs::of(&input)?;
-        let values = (function.arguments)(&input)?;
+        let mut args = (function.arguments)(&input)?;
         let entry = &self.entries[index];
         let primal = &entry.primal;
         let called = match &entry.vjp {
             None => {
-                let run = timed(&self.jit, primal, &values, 0..0, runs)?;
+                let run = timed(&self.jit, primal, &mut args, 0..0, runs)?;
                 Called {
                     results: run.results,
+                    arguments: run.arguments,
                     gradient: vec![None; primal.args.len()],
                     timings: run.timings,
                 }
@@ -271,17 +274,19 @@ impl Defined {
             Some((vjp, wrt)) => {
                 // The VJP's operands: the arguments, a zero shadow per
                 // differentiated memref, the cotangent 1 per float result.
-                let mut operands = values.clone();
-                let shadows = values.len();
-                for (i, (t, value)) in primal.args.iter().zip(&values).enumerate() {
-                    if wrt.includes(i, t) && is_dup_arg(t) {
-                        operands.push(zeros_like(value));
-                    }
-                }
-                let dups = operands.len() - shadows;
+                let first = args.len();
+                let shadows: Vec<Arg> = (primal.args.iter().zip(&args).enumerate())
+                    .filter(|(i, (t, _))| wrt.includes(*i, t) && is_dup_arg(t))
+                    .map(|(_, (_, arg))| match arg {
+                        Arg::Array(array) => Arg::Array(Array::zeros(&array.shape)),
+                        other => other.clone(),
+                    })
+                    .collect();
+                let dups = shadows.len();
+                args.extend(shadows);
                 let active = primal.results.iter().filter(|t| is_active_result(t));
-                operands.extend(active.map(|_| Value::from(1.0)));
-                let run = timed(&self.jit, vjp, &operands, shadows..shadows + dups, runs)?;
+                args.extend(active.map(|_| Arg::Float(1.0)));
+                let run = timed(&self.jit, vjp, &mut args, first..first + dups, runs)?;
                 let Run {
                     mut results,
                     mut arguments,
@@ -304,6 +309,7 @@ impl Defined {
                     .collect();
                 Called {
                     results,
+                    arguments,
                     gradient,
                     timings,
                 }
@@ -333,6 +339,13 @@ fn compile_workload(eval: &'static Eval, source: &str) -> Outcome<Defined> {
     let mut found: Vec<(Signature, String)> = vec![];
     for function in eval.functions {
         let (op, signature) = find_entry(&session, &module, path, function.entry)?;
+        if (signature.results.iter()).any(|t| matches!(t, ValueType::MemRef { .. })) {
+            return Err(Failure::new(format!(
+                "@{} returns a memref: moonc gradbench takes outputs from scalar results \
+                 and memref arguments only",
+                signature.name
+            )));
+        }
         found.push((signature, op.location().to_string()));
     }
     let mut packed: Vec<Signature> = vec![];
@@ -418,36 +431,36 @@ struct Run {
     timings: Vec<u128>,
 }
 
-/// Calls `signature`'s entry point in `jit` on `values` as often as `runs`
-/// asks, timing each call; before each, the memref arguments at `zero`
-/// (the VJP's shadows, which it adds to) are set to zero, inside the timed
-/// region. The arguments are bound once: a function that changes its
-/// memref arguments sees what the previous call left.
+/// Calls `signature`'s entry point in `jit` on `args` as often as `runs`
+/// asks, timing each call; before each, the arrays at `zero` (the VJP's
+/// shadows, which it adds to) are set to zero, inside the timed region.
+/// The arguments are bound once: a function that changes its memref
+/// arguments sees what the previous call left.
 fn timed(
     jit: &Jit,
     signature: &Signature,
-    values: &[Value],
+    args: &mut [Arg],
     zero: std::ops::Range<usize>,
     runs: Runs,
 ) -> Result<Run, String> {
-    let mut arguments = Arguments::bind(signature, values).map_err(|failure| {
-        format!(
-            "the input does not fit @{}: {}",
-            signature.name,
-            message_of(&failure).trim_start_matches("--args: ")
-        )
-    })?;
+    let mut cells = Cells::bind(signature, args)?;
     let mut results = Results::new(signature);
-    let (entry, mut slots) = crate::frame(jit, signature, &mut arguments, &mut results)
-        .map_err(|failure| message_of(&failure))?;
+    let entry = jit.packed(signature).map_err(|e| e.to_string())?;
+    let mut slots = cells.slots();
+    slots.extend(results.slots());
     let mut timings = vec![];
     let mut total = Duration::ZERO;
     let ((), tape) = TapeUse::around(|| {
         loop {
             let start = Instant::now();
-            arguments.zero(zero.clone());
+            for arg in &mut args[zero.clone()] {
+                if let Arg::Array(array) = arg {
+                    array.zero();
+                }
+            }
             // SAFETY: the slots were laid out for this entry point's
-            // signature; zeroing does not move the buffers.
+            // signature; the arrays stay where they are (zeroing does not
+            // move them), and `cells` outlives the calls.
             unsafe { entry(slots.as_mut_ptr()) };
             let elapsed = start.elapsed();
             timings.push(elapsed.as_nanos());
@@ -455,16 +468,9 @@ fn timed(
             if runs.done(timings.len() as u64, total) {
                 break;
             }
-            results.release_fresh(&arguments);
         }
     });
-    // SAFETY: the last call stored every result.
-    let run = Run {
-        results: unsafe { results.tensors() },
-        arguments: arguments.tensors(),
-        timings,
-    };
-    results.release_fresh(&arguments);
+    drop(cells);
     if let Some(error) = &tape.error {
         return Err(format!("@{} reported an error: {error}", signature.name));
     }
@@ -474,16 +480,20 @@ fn timed(
             signature.name, tape.left
         ));
     }
-    Ok(run)
-}
-
-/// `value` with every number replaced by 0.0 (a zero shadow shaped like
-/// a memref argument).
-fn zeros_like(value: &Value) -> Value {
-    match value {
-        Value::Array(items) => Value::Array(items.iter().map(zeros_like).collect()),
-        _ => Value::from(0.0),
-    }
+    Ok(Run {
+        // SAFETY: the last call stored every result (scalars only, as
+        // `compile_workload` checked).
+        results: unsafe { results.tensors() },
+        arguments: args
+            .iter()
+            .map(|arg| match arg {
+                Arg::Array(array) => array.tensor(),
+                Arg::Float(x) => Tensor::new(moonc_codegen::Scalar::F64, &[], vec![*x]),
+                Arg::Int(n) => Tensor::new(moonc_codegen::Scalar::I64, &[], vec![*n as f64]),
+            })
+            .collect(),
+        timings,
+    })
 }
 
 /// What the start response says about how moonc compiles.
@@ -655,14 +665,5 @@ mod tests {
         );
         assert!(runs(json!({"min_runs": -1})).is_err());
         assert!(runs(json!({"min_seconds": "1"})).is_err());
-    }
-
-    #[test]
-    fn zero_shadows_keep_the_shape() {
-        assert_eq!(
-            zeros_like(&json!([[1, 2], [3, 4.5]])),
-            json!([[0.0, 0.0], [0.0, 0.0]])
-        );
-        assert_eq!(zeros_like(&json!(2)), json!(0.0));
     }
 }

@@ -3,7 +3,11 @@
 //! GradBench function, the workload function it calls (or differentiates)
 //! and how GradBench's input and output map to its arguments and results.
 
-use super::{ba, gmm, llsq, lse, lstm, ode};
+use super::{
+    ba,
+    buffers::{Arg, Array},
+    gmm, llsq, lse, lstm, ode,
+};
 use crate::{json::Json, tensor::Tensor};
 use serde_json::Value;
 
@@ -28,7 +32,7 @@ pub struct Function {
     pub entry: &'static str,
     pub how: How,
     /// The entry's arguments, from GradBench's input.
-    pub arguments: fn(&Input) -> Result<Vec<Value>, String>,
+    pub arguments: fn(&Input) -> Result<Vec<Arg>, String>,
     /// GradBench's output, from the input and what the last run left.
     pub output: fn(&Input, &Called) -> Result<Json, String>,
 }
@@ -49,6 +53,9 @@ pub enum How {
 pub struct Called {
     /// The entry's results.
     pub results: Vec<Tensor>,
+    /// The final value of each of the entry's arguments (what it wrote into
+    /// its memref arguments).
+    pub arguments: Vec<Tensor>,
     /// For [`How::Gradient`], per argument of the entry: its gradient when
     /// it is differentiated (`None` otherwise, and for a plain call).
     pub gradient: Vec<Option<Tensor>>,
@@ -63,6 +70,13 @@ impl Called {
             .get(index)
             .and_then(Option::as_ref)
             .ok_or_else(|| format!("internal error: no gradient of argument #{index}"))
+    }
+
+    /// The final value of argument `index`.
+    pub fn argument(&self, index: usize) -> Result<&Tensor, String> {
+        self.arguments
+            .get(index)
+            .ok_or_else(|| format!("internal error: no argument #{index}"))
     }
 
     /// Result `index`.
@@ -99,11 +113,43 @@ impl<'a> Input<'a> {
             .ok_or_else(|| format!("the input has no field `{key}`"))
     }
 
-    /// Field `key`, a nested list of numbers of depth `depth` (as is).
-    pub fn numbers(&self, key: &str, depth: usize) -> Result<Value, String> {
+    /// Field `key`, a nested list of numbers of depth `depth`: a
+    /// row-major array (depth 1: a vector, 2: a matrix given by rows).
+    pub fn array(&self, key: &str, depth: usize) -> Result<Array, String> {
         let value = self.field(key)?;
-        check_numbers(value, depth).map_err(|e| format!("input field `{key}`: {e}"))?;
-        Ok(value.clone())
+        let mut shape = vec![];
+        let mut data = vec![];
+        flatten(value, depth, &mut shape, &mut data, &mut vec![])
+            .map_err(|e| format!("input field `{key}`: {e}"))?;
+        // Dimensions under an empty list are 0.
+        shape.resize(depth, 0);
+        Ok(Array::f64(&shape, data))
+    }
+
+    /// Field `key`, a number.
+    pub fn number(&self, key: &str) -> Result<f64, String> {
+        let value = self.field(key)?;
+        value.as_f64().ok_or_else(|| {
+            format!(
+                "input field `{key}` must be a number, not `{}`",
+                super::abbreviate(value)
+            )
+        })
+    }
+
+    /// Field `key`, a list of exactly `length` numbers.
+    pub fn fixed(&self, key: &str, length: usize) -> Result<Vec<f64>, String> {
+        let numbers = match self.array(key, 1)?.data {
+            super::buffers::Data::F64(data) => data,
+            super::buffers::Data::I32(_) => unreachable!("arrays of the input are f64"),
+        };
+        if numbers.len() != length {
+            return Err(format!(
+                "input field `{key}` must hold {length} numbers, not {}",
+                numbers.len()
+            ));
+        }
+        Ok(numbers)
     }
 
     /// Field `key`, a non-negative integer.
@@ -118,21 +164,59 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Whether `value` is a nested list of numbers of depth `depth`.
-fn check_numbers(value: &Value, depth: usize) -> Result<(), String> {
-    match (value, depth) {
-        (Value::Number(_), 0) => Ok(()),
-        (Value::Array(items), 1..) => items
-            .iter()
-            .try_for_each(|item| check_numbers(item, depth - 1)),
-        _ if depth == 0 => Err(format!(
-            "expected a number, found `{}`",
-            super::abbreviate(value)
+/// Collects the numbers of `value`, a nested list of depth `depth`, and
+/// its shape; `path` is where `value` lies, for messages.
+fn flatten(
+    value: &Value,
+    depth: usize,
+    shape: &mut Vec<usize>,
+    data: &mut Vec<f64>,
+    path: &mut Vec<usize>,
+) -> Result<(), String> {
+    let at = |path: &[usize]| {
+        if path.is_empty() {
+            "it".to_string()
+        } else {
+            format!(
+                "element {}",
+                path.iter().map(|i| format!("[{i}]")).collect::<String>()
+            )
+        }
+    };
+    let level = path.len();
+    match value {
+        Value::Number(n) if level == depth => {
+            data.push(n.as_f64().unwrap_or(f64::NAN));
+            Ok(())
+        }
+        Value::Array(items) if level < depth => {
+            if shape.len() == level {
+                shape.push(items.len());
+            } else if shape[level] != items.len() {
+                return Err(format!(
+                    "the list is ragged: {} has {} items where {} were expected",
+                    at(path),
+                    items.len(),
+                    shape[level]
+                ));
+            }
+            for (index, item) in items.iter().enumerate() {
+                path.push(index);
+                flatten(item, depth, shape, data, path)?;
+                path.pop();
+            }
+            Ok(())
+        }
+        _ if level == depth => Err(format!(
+            "expected a number, found `{}` ({})",
+            super::abbreviate(value),
+            at(path)
         )),
         _ => Err(format!(
-            "expected a list{}, found `{}`",
-            if depth > 1 { " of lists" } else { "" },
-            super::abbreviate(value)
+            "expected a list{}, found `{}` ({})",
+            if depth - level > 1 { " of lists" } else { "" },
+            super::abbreviate(value),
+            at(path)
         )),
     }
 }

@@ -1,8 +1,8 @@
 //! GradBench's `llsq`: `primal` calls `@llsq(x, n)`, `gradient` is its
 //! gradient with respect to `x` (see `bench/suite/workloads/llsq.mlir`).
 
+use super::buffers::Arg;
 use super::evals::{Eval, Function, How, Input, first_result, gradient_of_first};
-use serde_json::Value;
 
 pub static EVAL: Eval = Eval {
     name: "llsq",
@@ -27,6 +27,9 @@ pub static EVAL: Eval = Eval {
 };
 
 /// `{x: double[], n: int}` → `(x, n)`.
-fn arguments(input: &Input) -> Result<Vec<Value>, String> {
-    Ok(vec![input.numbers("x", 1)?, Value::from(input.count("n")?)])
+fn arguments(input: &Input) -> Result<Vec<Arg>, String> {
+    Ok(vec![
+        Arg::Array(input.array("x", 1)?),
+        Arg::Int(input.count("n")? as i64),
+    ])
 }

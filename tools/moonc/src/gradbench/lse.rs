@@ -1,8 +1,8 @@
 //! GradBench's `lse`: `primal` calls `@lse(x)`, `gradient` is its gradient
 //! with respect to `x` (see `bench/suite/workloads/lse.mlir`).
 
+use super::buffers::Arg;
 use super::evals::{Eval, Function, How, Input, first_result, gradient_of_first};
-use serde_json::Value;
 
 pub static EVAL: Eval = Eval {
     name: "lse",
@@ -27,6 +27,6 @@ pub static EVAL: Eval = Eval {
 };
 
 /// `{x: double[]}` → `(x)`.
-fn arguments(input: &Input) -> Result<Vec<Value>, String> {
-    Ok(vec![input.numbers("x", 1)?])
+fn arguments(input: &Input) -> Result<Vec<Arg>, String> {
+    Ok(vec![Arg::Array(input.array("x", 1)?)])
 }

@@ -1,11 +1,47 @@
-//! GradBench's `lstm`: not implemented yet (its workload,
-//! `bench/suite/workloads/lstm.mlir`, is not written).
+//! GradBench's `lstm`: `objective` calls `@lstm(main_params, extra_params,
+//! state, sequence)`, `jacobian` is its gradient with respect to
+//! `main_params` and `extra_params`, each flattened row by row and
+//! concatenated (see `bench/suite/workloads/lstm.mlir`).
 
-use super::evals::Eval;
+use super::buffers::Arg;
+use super::evals::{Called, Eval, Function, How, Input, first_result};
+use crate::json::Json;
 
 pub static EVAL: Eval = Eval {
     name: "lstm",
     file: "bench/suite/workloads/lstm.mlir",
-    source: None,
-    functions: &[],
+    source: Some(include_str!("../../../../bench/suite/workloads/lstm.mlir")),
+    functions: &[
+        Function {
+            name: "objective",
+            entry: "lstm",
+            how: How::Call,
+            arguments,
+            output: first_result,
+        },
+        Function {
+            name: "jacobian",
+            entry: "lstm",
+            how: How::Gradient { wrt: Some("0,1") },
+            arguments,
+            output: jacobian,
+        },
+    ],
 };
+
+/// `{main_params, extra_params, state, sequence: double[][]}` → the four
+/// matrices, as they are.
+fn arguments(input: &Input) -> Result<Vec<Arg>, String> {
+    ["main_params", "extra_params", "state", "sequence"]
+        .iter()
+        .map(|key| input.array(key, 2).map(Arg::Array))
+        .collect()
+}
+
+/// `double[]`: the gradient of `main_params`, then of `extra_params`, each
+/// row-major.
+fn jacobian(_: &Input, called: &Called) -> Result<Json, String> {
+    let (main, extra) = (called.gradient(0)?, called.gradient(1)?);
+    let all = main.data.iter().chain(&extra.data);
+    Ok(Json::List(all.map(|&x| Json::f64(x)).collect()))
+}
