@@ -27,15 +27,12 @@ def jax_lse(x):
 
 
 def cases() -> list[Case]:
+    x = generate().tolist()
+    common = dict(group="gradbench", mlir="lse.mlir", entry="lse", args=[x], jax=jax_lse, wrt=[0])
     return [
-        Case(
-            name="lse",
-            group="gradbench",
-            mlir="lse.mlir",
-            entry="lse",
-            args=[generate().tolist()],
-            jax=jax_lse,
-            wrt=[0],
-            target=2.0,
-        )
+        Case(name="lse", target=2.0, **common),
+        # XLA runs a reduction this large on every core; so does moonc with
+        # --parallel (docs/parallel.md).
+        Case(name="lse_parallel", moonc_options=["--parallel"],
+             note="moonc with --parallel (XLA uses every core here too)", **common),
     ]

@@ -109,6 +109,7 @@ def cases() -> list[Case]:
                       state.tolist(), sequence.tolist()],
                 jax=lstm_objective,
                 wrt=[0, 1],
+                target=3.0,
                 note="lax.scan over the characters, layers unrolled",
             )
         )
