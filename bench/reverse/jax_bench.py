@@ -13,19 +13,23 @@ median time per call is reported. Every timed call ends in
 `jax.block_until_ready`, so the time includes JAX's dispatch.
 """
 
-import gc
 import json
 import sys
 import time
+from pathlib import Path
 
 import jax
 
 jax.config.update("jax_enable_x64", True)
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "suite"))
+
 import jax.numpy as jnp  # noqa: E402
 import jaxlib  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
+
+from common import median_ns as suite_median_ns  # noqa: E402
 
 # The largest relative difference from moonc's value and gradient (each
 # gradient element on its own) that counts as agreement.
@@ -54,28 +58,9 @@ WORKLOADS = {
 
 
 def median_ns(f, x, time_ms=500.0):
-    """Median ns per call of `f(x)` and the sampling used, as `moonc bench` samples."""
-
-    def run(calls):
-        start = time.perf_counter_ns()
-        for _ in range(calls):
-            jax.block_until_ready(f(x))
-        return time.perf_counter_ns() - start
-
-    calls, spent = 0, 0
-    while spent < 50e6:
-        spent += run(1)
-        calls += 1
-    per_sample = max(1, round(1e6 * calls / spent))
-    samples, sampled = [], 0
-    gc.disable()
-    try:
-        while sampled < time_ms * 1e6:
-            samples.append(run(per_sample))
-            sampled += samples[-1]
-    finally:
-        gc.enable()
-    return float(np.median(samples)) / per_sample, len(samples), per_sample
+    """Median ns per call of `f(x)` and the sampling used, as `moonc bench`
+    samples (bench/suite/common.py)."""
+    return suite_median_ns(f, (x,), time_ms)
 
 
 def rel_err(a, b):

@@ -87,9 +87,10 @@ def rel_err(a, b) -> float:
 
 
 def median_ns(f, args, time_ms=500.0):
-    """Median ns per call of `f(*args)`, sampled as `moonc bench` samples:
-    a warm-up of at least 50 ms, then samples of enough calls to last about
-    1 ms each for `time_ms`. Every call ends in `block_until_ready`."""
+    """Median ns per call of `f(*args)`, with the number of samples and of
+    calls per sample, sampled as `moonc bench` samples: a warm-up of at
+    least 50 ms, then samples of enough calls to last about 1 ms each for
+    `time_ms`. Every call ends in `block_until_ready`."""
     import jax
 
     def run(calls):
@@ -111,4 +112,4 @@ def median_ns(f, args, time_ms=500.0):
             sampled += samples[-1]
     finally:
         gc.enable()
-    return float(np.median(samples)) / per_sample
+    return float(np.median(samples)) / per_sample, len(samples), per_sample

@@ -174,7 +174,7 @@ unsafe fn memref_tensor(element: Scalar, descriptor: &[i64]) -> Tensor {
 }
 
 /// Collects the leaves of a nested list of depth `rank`, and its shape.
-fn flatten<'v>(
+pub(crate) fn flatten<'v>(
     value: &'v Value,
     rank: usize,
     shape: &mut Vec<usize>,

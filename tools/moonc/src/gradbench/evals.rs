@@ -116,13 +116,8 @@ impl<'a> Input<'a> {
     /// Field `key`, a nested list of numbers of depth `depth`: a
     /// row-major array (depth 1: a vector, 2: a matrix given by rows).
     pub fn array(&self, key: &str, depth: usize) -> Result<Array, String> {
-        let value = self.field(key)?;
-        let mut shape = vec![];
-        let mut data = vec![];
-        flatten(value, depth, &mut shape, &mut data, &mut vec![])
-            .map_err(|e| format!("input field `{key}`: {e}"))?;
-        // Dimensions under an empty list are 0.
-        shape.resize(depth, 0);
+        let (shape, data) =
+            numbers(self.field(key)?, depth).map_err(|e| format!("input field `{key}`: {e}"))?;
         Ok(Array::f64(&shape, data))
     }
 
@@ -164,61 +159,29 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Collects the numbers of `value`, a nested list of depth `depth`, and
-/// its shape; `path` is where `value` lies, for messages.
-fn flatten(
-    value: &Value,
-    depth: usize,
-    shape: &mut Vec<usize>,
-    data: &mut Vec<f64>,
-    path: &mut Vec<usize>,
-) -> Result<(), String> {
-    let at = |path: &[usize]| {
-        if path.is_empty() {
-            "it".to_string()
-        } else {
+/// The numbers of `value`, a nested list of depth `depth`, and its shape
+/// (the list's structure is checked by `moonc --args`'s own reader).
+fn numbers(value: &Value, depth: usize) -> Result<(Vec<usize>, Vec<f64>), String> {
+    let (mut shape, mut leaves) = (vec![], vec![]);
+    crate::values::flatten(value, depth, &mut shape, &mut leaves, &mut vec![])?;
+    shape.resize(depth, 0);
+    let data = leaves.iter().enumerate().map(|(flat, leaf)| {
+        leaf.as_f64().ok_or_else(|| {
+            // The leaf's indices, from its row-major position.
+            let mut rest = flat;
+            let mut path = vec![0; depth];
+            for (index, &extent) in path.iter_mut().zip(&shape).rev() {
+                (*index, rest) = (rest % extent, rest / extent);
+            }
+            let at: String = path.iter().map(|i| format!("[{i}]")).collect();
             format!(
-                "element {}",
-                path.iter().map(|i| format!("[{i}]")).collect::<String>()
+                "expected a number, found `{}` (element {at})",
+                super::abbreviate(leaf)
             )
-        }
-    };
-    let level = path.len();
-    match value {
-        Value::Number(n) if level == depth => {
-            data.push(n.as_f64().unwrap_or(f64::NAN));
-            Ok(())
-        }
-        Value::Array(items) if level < depth => {
-            if shape.len() == level {
-                shape.push(items.len());
-            } else if shape[level] != items.len() {
-                return Err(format!(
-                    "the list is ragged: {} has {} items where {} were expected",
-                    at(path),
-                    items.len(),
-                    shape[level]
-                ));
-            }
-            for (index, item) in items.iter().enumerate() {
-                path.push(index);
-                flatten(item, depth, shape, data, path)?;
-                path.pop();
-            }
-            Ok(())
-        }
-        _ if level == depth => Err(format!(
-            "expected a number, found `{}` ({})",
-            super::abbreviate(value),
-            at(path)
-        )),
-        _ => Err(format!(
-            "expected a list{}, found `{}` ({})",
-            if depth - level > 1 { " of lists" } else { "" },
-            super::abbreviate(value),
-            at(path)
-        )),
-    }
+        })
+    });
+    let data = data.collect::<Result<_, _>>()?;
+    Ok((shape, data))
 }
 
 /// Every eval moonc knows of, implemented or not.
@@ -255,4 +218,22 @@ pub fn gradient_of_first(_: &Input, called: &Called) -> Result<Json, String> {
 /// A tensor's numbers as one flat list, whatever its shape.
 pub fn flat(tensor: &Tensor) -> Json {
     Json::List(tensor.data.iter().map(|&x| Json::f64(x)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbers;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_of_nested_lists() {
+        let (shape, data) = numbers(&json!([[1, 2, 3], [4, 5, 6]]), 2).unwrap();
+        assert_eq!(
+            (shape, data),
+            (vec![2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+        );
+        assert_eq!(numbers(&json!([]), 2).unwrap(), (vec![0, 0], vec![]));
+        let error = numbers(&json!([[1, 2, 3], [4, "x", 6]]), 2).unwrap_err();
+        assert_eq!(error, "expected a number, found `\"x\"` (element [1][1])");
+    }
 }
