@@ -21,7 +21,8 @@
 //! - other values are saved on a *tape* by the forward sweep: a buffer
 //!   allocated before the outermost loop when every enclosing loop is a
 //!   `scf.for` whose trip count is known there (indexed by iteration
-//!   numbers), and otherwise moonrt's LIFO tape (pushed at the end of each
+//!   numbers, then by slot in the record of the block's values of one
+//!   type), and otherwise moonrt's LIFO tape (pushed at the end of each
 //!   block instance, popped at the start of its reverse, so that nested
 //!   blocks' pushes and pops pair up).
 //!
@@ -102,6 +103,9 @@ pub struct ReverseState<'d> {
     /// Buffers to free (with their sizes in bytes, for moonrt's
     /// accounting) at the end of the reverse sweep.
     to_free: Vec<(Value, Option<Value>)>,
+    /// The tape record of each block (and element type) taping in a
+    /// buffer; see [`Self::tape_in_buffer`].
+    records: HashMap<(Block, String), Record>,
     /// The callee pair (or custom rule) of each active call.
     pub calls: HashMap<Op, CallRule>,
     /// The nest whose reverse is being emitted as an `scf.parallel`.
@@ -109,6 +113,19 @@ pub struct ReverseState<'d> {
     /// Nests reversed in parallel, whose forward sweep becomes an
     /// `scf.parallel` again once the reverse sweep is done.
     parallel_forwards: Vec<Vec<Op>>,
+}
+
+/// The tape buffer of the values one block tapes with one element type:
+/// `memref<N1x…xNkxSxT>`, a record of `S` slots per iteration of the
+/// enclosing loops, so that an iteration writes (and its reverse reads)
+/// one contiguous record from one base address.
+struct Record {
+    buffer: Value,
+    /// The `arith.constant` giving `S` to moonrt's accounting, set once
+    /// every value is taped (when the buffer gets its static type).
+    slots: Op,
+    /// The number of values taped so far.
+    taped: i64,
 }
 
 /// What the reverse of a parallel nest needs to know about its accesses.
@@ -375,35 +392,77 @@ impl ReverseState<'_> {
         Some(nest)
     }
 
-    /// A tape buffer `memref<N1x…xNkxT>` allocated before the outermost
-    /// loop of `nest`, written at the end of `value`'s block and read in the
-    /// prologue of its reverse.
+    /// Tapes `value` in the record of its block (see [`Record`]), allocated
+    /// before the outermost loop of `nest`: written at the end of the block
+    /// and read in the prologue of its reverse.
     fn tape_in_buffer(&mut self, value: Value, nest: &[Op]) -> Result<Value, Error> {
         let ty = value.ty();
         let block = value.block();
-        // The top-level operation holding the value.
-        let mut outer = value.block().parent_op();
-        while outer.block() != self.body {
-            outer = outer.block().parent_op();
+        let key = (block, ty.to_string());
+        if !self.records.contains_key(&key) {
+            // The top-level operation holding the value.
+            let mut outer = block.parent_op();
+            while outer.block() != self.body {
+                outer = outer.block().parent_op();
+            }
+            let mut b = Builder::before(outer);
+            let mut sizes: Vec<Value> = nest
+                .iter()
+                .map(|l| trip_count(&mut b, l.operand(0), l.operand(1), l.operand(2)))
+                .collect();
+            let slots = b.index(0);
+            sizes.push(slots);
+            let buffer = self.tape_buffer(&mut b, &sizes, ty);
+            let slots = slots.defining_op().expect("a constant");
+            self.records.insert(
+                key.clone(),
+                Record {
+                    buffer,
+                    slots,
+                    taped: 0,
+                },
+            );
         }
-        let mut b = Builder::before(outer);
-        let counts: Vec<Value> = nest
-            .iter()
-            .map(|l| trip_count(&mut b, l.operand(0), l.operand(1), l.operand(2)))
-            .collect();
-        let buffer = self.tape_buffer(&mut b, &counts, ty);
+        let record = self.records.get_mut(&key).expect("the record exists");
+        let (buffer, slot) = (record.buffer, record.taped);
+        record.taped += 1;
 
-        let forward_indices: Vec<Value> = nest.iter().map(|&l| self.forward_iteration(l)).collect();
+        let mut indices: Vec<Value> = nest.iter().map(|&l| self.forward_iteration(l)).collect();
         let mut b = Builder::before(block.terminator().expect("a terminator"));
+        indices.push(b.index(slot));
         let mut operands = vec![value, buffer];
-        operands.extend(forward_indices);
+        operands.extend(indices);
         b.create("memref.store", &operands, &[], &[], &[], &[]);
 
-        let reverse_indices: Vec<Value> = nest.iter().map(|l| self.reverse_iteration[l]).collect();
         let mut b = self.prologue(block).expect("the scope exists");
         let mut operands = vec![buffer];
-        operands.extend(reverse_indices);
+        operands.extend(nest.iter().map(|l| self.reverse_iteration[l]));
+        operands.push(b.index(slot));
         Ok(b.value("memref.load", &operands, ty, &[]))
+    }
+
+    /// Gives each tape record its number of slots: the constant that sizes
+    /// it (for moonrt's accounting) and a static last dimension.
+    fn size_records(&mut self) {
+        let ctx = self.ctx();
+        for record in std::mem::take(&mut self.records).into_values() {
+            let count = ctx.attr(&format!("{} : index", record.taped));
+            record.slots.set_attr("value", count);
+            let old = record.buffer.defining_op().expect("an alloc");
+            let ty = record.buffer.ty();
+            let mut sizes = old.operands();
+            sizes.pop();
+            let shape = "?x".repeat(sizes.len());
+            let ty = ctx.ty(&format!("memref<{shape}{}x{}>", record.taped, ty.element()));
+            let buffer = Builder::before(old).alloc("memref.alloc", &sizes, ty);
+            record.buffer.replace_uses(buffer);
+            old.erase();
+            for (freed, _) in &mut self.to_free {
+                if *freed == record.buffer {
+                    *freed = buffer;
+                }
+            }
+        }
     }
 
     /// A buffer `memref<?x…x?xT>` of the given sizes allocated with `b`,
@@ -1529,6 +1588,7 @@ pub fn generate(
         reverse_iteration: HashMap::new(),
         shadows: HashMap::new(),
         to_free: vec![],
+        records: HashMap::new(),
         calls: HashMap::new(),
         parallel: None,
         parallel_forwards: vec![],
@@ -1556,6 +1616,7 @@ pub fn generate(
         .filter(|&i| key.args[i] == Act::Active)
         .map(|i| end[i])
         .collect();
+    state.size_records();
     state.free_tapes();
     state.parallel_forward();
     for op in function.walk() {
