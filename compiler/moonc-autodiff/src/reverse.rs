@@ -16,7 +16,7 @@
 //! - values of the function's top-level block are used directly (they
 //!   dominate the whole reverse sweep);
 //! - cheap pure operations (arith, index, views, loads from memory nothing
-//!   writes) are recomputed from their materialized operands, loop
+//!   writes from then on) are recomputed from their materialized operands, loop
 //!   induction variables from the reverse iteration number;
 //! - other values are saved on a *tape* by the forward sweep: a buffer
 //!   allocated before the outermost loop when every enclosing loop is a
@@ -26,9 +26,11 @@
 //!   block instance, popped at the start of its reverse, so that nested
 //!   blocks' pushes and pops pair up).
 //!
-//! Loads whose memory may be overwritten are taped, never reloaded, so
-//! mutation and aliasing of memrefs need no restoring of memory: after the
-//! call the primal memrefs hold what a plain call leaves in them.
+//! Loads whose memory may be overwritten later in the forward sweep are
+//! taped, never reloaded, so mutation and aliasing of memrefs need no
+//! restoring of memory: after the call the primal memrefs hold what a plain
+//! call leaves in them. A load after the last write to its memory is read
+//! again (see `ReverseState::unchanged_after`).
 //!
 //! Calls to differentiated functions use a *split* pair generated on
 //! demand: `@g_fwd_…` (the forward sweep, taping on moonrt's tape) and
@@ -94,6 +96,11 @@ pub struct ReverseState<'d> {
     /// since they may alias).
     written: HashSet<Value>,
     args_written: bool,
+    /// When each buffer stops changing: see [`LastWrites`].
+    last_writes: LastWrites,
+    /// Written buffers whose loads the reverse sweep repeats (see
+    /// [`Self::unchanged_after`]); their deallocations move to its end.
+    reread: HashSet<Value>,
     /// Iteration numbers of `scf.for` loops in the forward sweep.
     forward_iteration: HashMap<Op, Value>,
     /// Iteration numbers of loops in the reverse sweep.
@@ -126,6 +133,49 @@ struct Record {
     slots: Op,
     /// The number of values taped so far.
     taped: i64,
+}
+
+/// Where in the function's block each buffer is written last, so that a
+/// load after that point can be repeated by the reverse sweep (which runs
+/// after the whole forward sweep) instead of taped.
+struct LastWrites {
+    /// The position of each top-level operation of the primal function.
+    position: HashMap<Op, usize>,
+    /// For each root written, the position of the last top-level
+    /// operation that may write it.
+    root: HashMap<Value, usize>,
+    /// The same for the arguments taken together (they may alias).
+    args: Option<usize>,
+    /// Roots deallocated inside a loop or branch (whose deallocation
+    /// cannot simply move to the end of the reverse sweep).
+    pinned: HashSet<Value>,
+}
+
+impl LastWrites {
+    fn of(body: Block) -> LastWrites {
+        let mut last = LastWrites {
+            position: HashMap::new(),
+            root: HashMap::new(),
+            args: None,
+            pinned: HashSet::new(),
+        };
+        for (at, top) in body.ops().into_iter().enumerate() {
+            last.position.insert(top, at);
+            for op in top.walk() {
+                for t in written_operands(op) {
+                    let r = root(t);
+                    last.root.insert(r, at);
+                    if r.block() == body && r.defining_op().is_none() {
+                        last.args = Some(at);
+                    }
+                }
+                if op.name() == "memref.dealloc" && op != top {
+                    last.pinned.insert(root(op.operand(0)));
+                }
+            }
+        }
+        last
+    }
 }
 
 /// What the reverse of a parallel nest needs to know about its accesses.
@@ -263,6 +313,9 @@ impl ReverseState<'_> {
         }
         let m = match value.defining_op() {
             Some(op) if self.recomputable(op) => {
+                if op.name() == "memref.load" {
+                    self.reread.insert(root(op.operand(0)));
+                }
                 let operands = op
                     .operands()
                     .into_iter()
@@ -303,7 +356,7 @@ impl ReverseState<'_> {
             return false;
         }
         if name == "memref.load" {
-            return !self.is_written(op.operand(0));
+            return !self.is_written(op.operand(0)) || self.unchanged_after(op);
         }
         name.starts_with("arith.")
             || name.starts_with("index.")
@@ -312,6 +365,42 @@ impl ReverseState<'_> {
                 name.as_str(),
                 "memref.dim" | "memref.get_global" | "ub.poison" | "vector.broadcast"
             )
+    }
+
+    /// Whether the memory `load` reads holds the same value for the whole
+    /// reverse sweep: every operation that may write it comes before the
+    /// top-level operation holding `load` (not in a split pair, whose
+    /// caller may write memory between its halves).
+    fn unchanged_after(&self, load: Op) -> bool {
+        let r = root(load.operand(0));
+        let mut top = load;
+        while top.block() != self.body {
+            top = top.block().parent_op();
+        }
+        let last = &self.last_writes;
+        let Some(&at) = last.position.get(&top) else {
+            return false;
+        };
+        let is_arg = r.block() == self.body && r.defining_op().is_none();
+        let written = if is_arg && self.args_written {
+            last.args
+        } else {
+            last.root.get(&r).copied()
+        };
+        !self.split
+            && !last.pinned.contains(&r)
+            && written.map_or(!self.written.contains(&r), |w| w < at)
+    }
+
+    /// Moves the deallocations of the buffers the reverse sweep reads to
+    /// the current point (its end).
+    fn keep_reread_buffers(&mut self) {
+        let end = self.b.anchor_op();
+        for op in self.body.ops() {
+            if op.name() == "memref.dealloc" && self.reread.contains(&root(op.operand(0))) {
+                op.move_before(end);
+            }
+        }
     }
 
     /// The value of a loop's block argument computed from the reverse
@@ -997,11 +1086,6 @@ impl ReverseState<'_> {
         self.to_free.push((buffer, None));
     }
 
-    /// Marks `buffer` as written during the call (so its loads are taped).
-    pub fn mark_written(&mut self, buffer: Value) {
-        self.written.insert(root(buffer));
-    }
-
     /// Whether the contents of `buffer` may change during the call.
     pub fn is_written(&self, buffer: Value) -> bool {
         let r = root(buffer);
@@ -1584,6 +1668,8 @@ pub fn generate(
         pushes: HashMap::new(),
         written,
         args_written,
+        last_writes: LastWrites::of(body),
+        reread: HashSet::new(),
         forward_iteration: HashMap::new(),
         reverse_iteration: HashMap::new(),
         shadows: HashMap::new(),
@@ -1617,6 +1703,7 @@ pub fn generate(
         .map(|i| end[i])
         .collect();
     state.size_records();
+    state.keep_reread_buffers();
     state.free_tapes();
     state.parallel_forward();
     for op in function.walk() {

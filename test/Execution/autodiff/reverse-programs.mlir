@@ -581,3 +581,59 @@ func.func @pow400(%x1: f64, %x2: f64) -> f64 {
   %p400 = arith.mulf %p399, %x2 : f64
   return %p400 : f64
 }
+
+// Buffers written by an earlier top-level loop and only read afterwards,
+// which the reverse sweep reads again instead of taping: a local buffer,
+// f(x) = (sum_i exp(x_i)^2)^2, df/dx_i = 4 S exp(2 x_i) with S = sum_i
+// exp(2 x_i); and an argument, w = sin(x) then f = sum_i w_i x_i w_i,
+// df/dx_i = 2 sin(x_i) cos(x_i) x_i + sin(x_i)^2 (w's initial contents do
+// not matter). At x = [0.1, -0.3, 0.5].
+// RUN: moonc check %s --entry reread_local --args '[[0.1, -0.3, 0.5]]' | FileCheck %s --check-prefix=REREAD
+// RUN: moonc check %s --entry reread_arg --args '[[0.1, -0.3, 0.5], [0.0, 0.0, 0.0]]' | FileCheck %s --check-prefix=REREAD
+// REREAD: check: PASS
+// RUN: moonc grad %s --entry reread_local --args '[[0.1, -0.3, 0.5]]' | FileCheck %s --check-prefix=REREAD_LOCAL
+// REREAD_LOCAL: {"value": {{20\.146598341311[0-9]*}}, "gradient": {{\[\[}}{{21\.9290466656538[0-9]*}}, {{9\.8533558223564[0-9]*}}, {{48\.803990877233[0-9]*}}]]}
+// RUN: moonc grad %s --entry reread_arg --args '[[0.1, -0.3, 0.5], [0.0, 0.0, 0.0]]' | FileCheck %s --check-prefix=REREAD_ARG
+// REREAD_ARG: {"value": {{0\.0897214368773547[0-9]*}}, "gradient": {{\[\[}}{{0\.0298336441588853[0-9]*}}, {{0\.256724934563671[0-9]*}}, {{0\.650584339469878[0-9]*}}], [0.0, 0.0, 0.0]]}
+func.func @reread_local(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %t = memref.alloc(%n) : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %e = math.exp %v : f64
+    memref.store %e, %t[%i] : memref<?xf64>
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = memref.load %t[%i] : memref<?xf64>
+    %sq = arith.mulf %v, %v : f64
+    %a = arith.addf %acc, %sq : f64
+    scf.yield %a : f64
+  }
+  memref.dealloc %t : memref<?xf64>
+  %r = arith.mulf %s, %s : f64
+  return %r : f64
+}
+
+func.func @reread_arg(%x: memref<?xf64>, %w: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %e = math.sin %v : f64
+    memref.store %e, %w[%i] : memref<?xf64>
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = memref.load %w[%i] : memref<?xf64>
+    %u = memref.load %x[%i] : memref<?xf64>
+    %p = arith.mulf %v, %u : f64
+    %q = arith.mulf %p, %v : f64
+    %a = arith.addf %acc, %q : f64
+    scf.yield %a : f64
+  }
+  return %s : f64
+}

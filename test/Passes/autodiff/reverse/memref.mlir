@@ -203,3 +203,98 @@ func.func @caller(%a: memref<8xf64>, %da: memref<8xf64>, %n: index) {
   moon.grad @view(%a, %n, %da) : (memref<8xf64>, index, memref<8xf64>) -> ()
   return
 }
+
+// -----
+
+// A buffer the function writes is read back by the reverse sweep, not
+// taped, when every write to it comes before the top-level operation that
+// loads it: here t is filled by the first loop and only read by the
+// second, so the reverse of the second loop loads t[i] again. Its
+// deallocation moves to the end of the reverse sweep. (exp(x[i]), which
+// the first loop's reverse needs, is still taped.)
+// CHECK-LABEL: func.func private @reread_vjp_d_a(
+// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x1xf64>
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[T]][
+// CHECK: memref.store %{{.*}}, %[[TAPE]][
+// CHECK: scf.for
+// CHECK: memref.load %[[T]][
+// CHECK-NOT: memref.dealloc %[[T]]
+// CHECK: scf.for
+// CHECK: %[[I:.*]] = arith.addi
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[T]][%[[I]]] : memref<?xf64>
+// CHECK-NEXT: arith.mulf %{{.*}}, %[[V]] : f64
+// CHECK: scf.for
+// CHECK: memref.load %[[TAPE]]
+// CHECK: memref.dealloc %[[T]] : memref<?xf64>
+// CHECK-NOT: memref.store {{.*}} %[[T]]
+// CHECK: return
+func.func @reread(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %t = memref.alloc(%n) : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %e = math.exp %v : f64
+    memref.store %e, %t[%i] : memref<?xf64>
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = memref.load %t[%i] : memref<?xf64>
+    %sq = arith.mulf %v, %v : f64
+    %a = arith.addf %acc, %sq : f64
+    scf.yield %a : f64
+  }
+  memref.dealloc %t : memref<?xf64>
+  %r = arith.mulf %s, %s : f64
+  return %r : f64
+}
+func.func @caller(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
+  %one = arith.constant 1.0 : f64
+  %r = moon.vjp @reread(%x, %dx, %one) args [dup] : (memref<?xf64>, memref<?xf64>, f64) -> f64
+  return %r : f64
+}
+
+// -----
+
+// The same buffer written again after the loop that reads it: the reverse
+// sweep would see the later contents, so the load is taped.
+// CHECK-LABEL: func.func private @rewritten_vjp_d_a(
+// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x1xf64>
+// CHECK: scf.for
+// CHECK: %[[V:.*]] = memref.load %[[T]][
+// CHECK: memref.store %[[V]], %[[TAPE]][
+// CHECK: memref.dealloc %[[T]] : memref<?xf64>
+// CHECK-NOT: memref.load %[[T]][
+// CHECK: return
+func.func @rewritten(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %t = memref.alloc(%n) : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    memref.store %v, %t[%i] : memref<?xf64>
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = memref.load %t[%i] : memref<?xf64>
+    %sq = arith.mulf %v, %v : f64
+    %a = arith.addf %acc, %sq : f64
+    scf.yield %a : f64
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %z, %t[%i] : memref<?xf64>
+  }
+  memref.dealloc %t : memref<?xf64>
+  %r = arith.mulf %s, %s : f64
+  return %r : f64
+}
+func.func @caller(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
+  %one = arith.constant 1.0 : f64
+  %r = moon.vjp @rewritten(%x, %dx, %one) args [dup] : (memref<?xf64>, memref<?xf64>, f64) -> f64
+  return %r : f64
+}
