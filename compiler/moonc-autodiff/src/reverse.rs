@@ -21,8 +21,8 @@
 //! - other values are saved on a *tape* by the forward sweep: a buffer
 //!   allocated before the outermost loop when every enclosing loop is a
 //!   `scf.for` whose trip count is known there (indexed by iteration
-//!   numbers, then by slot in the record of the block's values of one
-//!   type), and otherwise moonrt's LIFO tape (pushed at the end of each
+//!   numbers; see `Record` for how a block's values share buffers),
+//!   and otherwise moonrt's LIFO tape (pushed at the end of each
 //!   block instance, popped at the start of its reverse, so that nested
 //!   blocks' pushes and pops pair up).
 //!
@@ -122,18 +122,25 @@ pub struct ReverseState<'d> {
     parallel_forwards: Vec<Vec<Op>>,
 }
 
-/// The tape buffer of the values one block tapes with one element type:
-/// `memref<N1x…xNkxSxT>`, a record of `S` slots per iteration of the
-/// enclosing loops, so that an iteration writes (and its reverse reads)
-/// one contiguous record from one base address.
+/// The tape of the values one block tapes with one element type. With at
+/// least [`RECORD_SLOTS`] values, one buffer `memref<N1x…xNkxSxT>`: a
+/// record of `S` slots per iteration of the enclosing loops, which an
+/// iteration writes (and its reverse reads) contiguously from one base
+/// address, where a buffer per value would take a stream and a base
+/// register each. Fewer values keep a buffer `memref<N1x…xNkxT>` each, so
+/// that a vectorized loop stores and loads them with unit stride.
 struct Record {
+    /// A placeholder `memref<N1x…xNkx?xT>` until every value is taped.
     buffer: Value,
-    /// The `arith.constant` giving `S` to moonrt's accounting, set once
-    /// every value is taped (when the buffer gets its static type).
-    slots: Op,
-    /// The number of values taped so far.
-    taped: i64,
+    /// The `arith.constant` giving the bytes of a record to moonrt's
+    /// accounting, set once every value is taped.
+    unit: Op,
+    /// The stores and loads of each slot, in slot order.
+    accesses: Vec<[Op; 2]>,
 }
+
+/// The fewest values a block tapes in one record (see [`Record`]).
+const RECORD_SLOTS: usize = 8;
 
 /// Where in the function's block each buffer is written last, so that a
 /// load after that point can be repeated by the reverse sweep (which runs
@@ -495,61 +502,93 @@ impl ReverseState<'_> {
                 outer = outer.block().parent_op();
             }
             let mut b = Builder::before(outer);
-            let mut sizes: Vec<Value> = nest
+            let counts: Vec<Value> = nest
                 .iter()
                 .map(|l| trip_count(&mut b, l.operand(0), l.operand(1), l.operand(2)))
                 .collect();
-            let slots = b.index(0);
-            sizes.push(slots);
-            let buffer = self.tape_buffer(&mut b, &sizes, ty);
-            let slots = slots.defining_op().expect("a constant");
+            let mut sizes = counts.clone();
+            sizes.push(b.index(0));
+            let (buffer, unit) = self.alloc_tape(&mut b, &sizes, &counts, ty);
             self.records.insert(
                 key.clone(),
                 Record {
                     buffer,
-                    slots,
-                    taped: 0,
+                    unit,
+                    accesses: vec![],
                 },
             );
         }
-        let record = self.records.get_mut(&key).expect("the record exists");
-        let (buffer, slot) = (record.buffer, record.taped);
-        record.taped += 1;
+        let record = &self.records[&key];
+        let (buffer, slot) = (record.buffer, record.accesses.len() as i64);
 
         let mut indices: Vec<Value> = nest.iter().map(|&l| self.forward_iteration(l)).collect();
         let mut b = Builder::before(block.terminator().expect("a terminator"));
         indices.push(b.index(slot));
         let mut operands = vec![value, buffer];
         operands.extend(indices);
-        b.create("memref.store", &operands, &[], &[], &[], &[]);
+        let store = b.create("memref.store", &operands, &[], &[], &[], &[]);
 
         let mut b = self.prologue(block).expect("the scope exists");
         let mut operands = vec![buffer];
         operands.extend(nest.iter().map(|l| self.reverse_iteration[l]));
         operands.push(b.index(slot));
-        Ok(b.value("memref.load", &operands, ty, &[]))
+        let load = b.value("memref.load", &operands, ty, &[]);
+        let record = self.records.get_mut(&key).expect("the record exists");
+        record
+            .accesses
+            .push([store, load.defining_op().expect("a load")]);
+        Ok(load)
     }
 
     /// Gives each tape record its number of slots: the constant that sizes
-    /// it (for moonrt's accounting) and a static last dimension.
+    /// it (for moonrt's accounting) and its buffers, one with a static last
+    /// dimension or one per slot (see [`Record`]).
     fn size_records(&mut self) {
         let ctx = self.ctx();
         for record in std::mem::take(&mut self.records).into_values() {
-            let count = ctx.attr(&format!("{} : index", record.taped));
-            record.slots.set_attr("value", count);
+            let count = record.accesses.len();
+            let element = record.buffer.ty().element();
+            let bytes = element_bytes(element) * count as i64;
+            record
+                .unit
+                .set_attr("value", ctx.attr(&format!("{bytes} : index")));
             let old = record.buffer.defining_op().expect("an alloc");
-            let ty = record.buffer.ty();
             let mut sizes = old.operands();
-            sizes.pop();
+            let placeholder = sizes.pop().expect("a slot count");
             let shape = "?x".repeat(sizes.len());
-            let ty = ctx.ty(&format!("memref<{shape}{}x{}>", record.taped, ty.element()));
-            let buffer = Builder::before(old).alloc("memref.alloc", &sizes, ty);
-            record.buffer.replace_uses(buffer);
+            let mut b = Builder::before(old);
+            let buffers: Vec<Value> = if count >= RECORD_SLOTS {
+                let ty = ctx.ty(&format!("memref<{shape}{count}x{element}>"));
+                let buffer = b.alloc("memref.alloc", &sizes, ty);
+                record.buffer.replace_uses(buffer);
+                vec![buffer]
+            } else {
+                let ty = ctx.ty(&format!("memref<{shape}{element}>"));
+                record
+                    .accesses
+                    .iter()
+                    .map(|&[store, load]| {
+                        let buffer = b.alloc("memref.alloc", &sizes, ty);
+                        for op in [store, load] {
+                            let mut operands = op.operands();
+                            let slot = operands.pop().expect("a slot index");
+                            let at = operands.iter().position(|&v| v == record.buffer);
+                            operands[at.expect("the record")] = buffer;
+                            op.set_operands(&operands);
+                            slot.defining_op().expect("a constant").erase();
+                        }
+                        buffer
+                    })
+                    .collect()
+            };
             old.erase();
-            for (freed, _) in &mut self.to_free {
-                if *freed == record.buffer {
-                    *freed = buffer;
-                }
+            placeholder.defining_op().expect("a constant").erase();
+            // The first buffer is freed with the record's byte count.
+            let at = self.to_free.iter().position(|(f, _)| *f == record.buffer);
+            let (_, bytes) = self.to_free.remove(at.expect("a tape buffer"));
+            for (i, &buffer) in buffers.iter().enumerate() {
+                self.to_free
+                    .push((buffer, if i == 0 { bytes } else { None }));
             }
         }
     }
@@ -558,6 +597,19 @@ impl ReverseState<'_> {
     /// counted in moonrt's tape statistics and freed at the end of the
     /// reverse sweep.
     pub fn tape_buffer(&mut self, b: &mut Builder, sizes: &[Value], ty: Type) -> Value {
+        self.alloc_tape(b, sizes, sizes, ty).0
+    }
+
+    /// A buffer `memref<?x…x?xT>` of the given sizes, counted in moonrt's
+    /// tape statistics as `unit * counts[0] * …` bytes, `unit` (returned)
+    /// being the element's size, and freed at the end of the reverse sweep.
+    fn alloc_tape(
+        &mut self,
+        b: &mut Builder,
+        sizes: &[Value],
+        counts: &[Value],
+        ty: Type,
+    ) -> (Value, Op) {
         let ctx = self.ctx();
         let shape = "?x".repeat(sizes.len());
         let buffer = b.alloc(
@@ -565,14 +617,15 @@ impl ReverseState<'_> {
             sizes,
             ctx.ty(&format!("memref<{shape}{ty}>")),
         );
-        let mut bytes = b.index(element_bytes(ty));
-        for &n in sizes {
+        let unit = b.index(element_bytes(ty));
+        let mut bytes = unit;
+        for &n in counts {
             bytes = b.value("arith.muli", &[bytes, n], ctx.index(), &[]);
         }
         let bytes = b.value("arith.index_cast", &[bytes], ctx.ty("i64"), &[]);
         runtime_call(b, "moonrt_tape_note_alloc", &[bytes], None);
         self.to_free.push((buffer, Some(bytes)));
-        buffer
+        (buffer, unit.defining_op().expect("a constant"))
     }
 
     /// The iteration number of `l` (a `scf.for`) in the forward sweep,

@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func private @map_vjp_dd_(
 // CHECK-SAME: %[[X:[^:]*]]: memref<?xf32>, %[[Y:[^:]*]]: memref<?xf32>, %[[DX:[^:]*]]: memref<?xf32>, %[[DY:[^:]*]]: memref<?xf32>)
 // CHECK-NOT: scf.for
-// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x2xf32>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: scf.parallel (%[[I:.*]]) =
 // CHECK: math.sin
 // CHECK: memref.store %{{.*}}, %[[TAPE]][

@@ -116,18 +116,16 @@ func.func @caller(%a: memref<?xf64>, %da: memref<?xf64>, %n: index, %x: f64) -> 
 // CHECK-NEXT: %[[R:.*]] = memref.load %[[DXS]][] : memref<f64>
 // CHECK: return %[[R]] : f64
 // CHECK-LABEL: func.func private @rec_vjp_ac_n(
-// CHECK: %[[TAPE:.*]] = memref.alloc() : memref<1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc() : memref<f64>
 // CHECK: scf.if
 // CHECK: %[[SIN:.*]] = math.sin
 // CHECK-NEXT: func.call @rec_fwd_ac_a(%[[SIN]], %{{.*}})
-// CHECK-NEXT: %[[SLOT:.*]] = arith.constant 0 : index
-// CHECK-NEXT: memref.store %[[SIN]], %[[TAPE]][%[[SLOT]]] : memref<1xf64>
+// CHECK-NEXT: memref.store %[[SIN]], %[[TAPE]][] : memref<f64>
 // CHECK: scf.if
 // CHECK: } else {
-// CHECK-NEXT: %[[RSLOT:.*]] = arith.constant 0 : index
-// CHECK-NEXT: %[[SIN2:.*]] = memref.load %[[TAPE]][%[[RSLOT]]] : memref<1xf64>
+// CHECK-NEXT: %[[SIN2:.*]] = memref.load %[[TAPE]][] : memref<f64>
 // CHECK: func.call @rec_rev_ac_a(%[[SIN2]], %{{.*}}, %{{.*}})
-// CHECK: memref.dealloc %[[TAPE]] : memref<1xf64>
+// CHECK: memref.dealloc %[[TAPE]] : memref<f64>
 func.func @rec(%x: f64, %n: i32) -> f64 {
   %c0 = arith.constant 0 : i32
   %c = arith.cmpi sle, %n, %c0 : i32

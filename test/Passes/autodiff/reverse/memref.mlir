@@ -44,17 +44,17 @@ func.func @caller(%a: memref<?xf64>, %da: memref<?xf64>, %n: index, %s: f64) -> 
 // alias, so the load from A is taped (never reloaded in the reverse loop).
 // CHECK-LABEL: func.func private @sq_vjp_dd_(
 // CHECK-SAME: %[[A:[^:]*]]: memref<4xf64>, %[[B:[^:]*]]: memref<4xf64>, %[[DA:[^:]*]]: memref<4xf64>, %[[DB:[^:]*]]: memref<4xf64>)
-// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK: scf.for %[[I:[^ ]*]] =
 // CHECK: %[[K:.*]] = arith.divui
 // CHECK: %[[V:.*]] = memref.load %[[A]][%[[I]]] : memref<4xf64>
 // CHECK: memref.store %{{.*}}, %[[B]][%[[I]]] : memref<4xf64>
-// CHECK: memref.store %[[V]], %[[TAPE]][%[[K]], %{{.*}}] : memref<?x1xf64>
+// CHECK: memref.store %[[V]], %[[TAPE]][%[[K]]] : memref<?xf64>
 // CHECK: scf.for %[[R:[^ ]*]] =
 // CHECK: %[[RK:.*]] = arith.subi %{{.*}}, %[[R]] : index
 // CHECK: %[[RI:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK-NOT: memref.load %[[A]]
-// CHECK: %[[V2:.*]] = memref.load %[[TAPE]][%[[RK]], %{{.*}}] : memref<?x1xf64>
+// CHECK: %[[V2:.*]] = memref.load %[[TAPE]][%[[RK]]] : memref<?xf64>
 // CHECK-NEXT: %[[DM:.*]] = memref.load %[[DB]][%[[RI]]] : memref<4xf64>
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT: memref.store %[[Z]], %[[DB]][%[[RI]]] : memref<4xf64>
@@ -88,12 +88,11 @@ func.func @caller(%a: memref<4xf64>, %b: memref<4xf64>, %da: memref<4xf64>, %db:
 // x * dA[i] back into it.
 // CHECK-LABEL: func.func private @scale_vjp_da_(
 // CHECK-SAME: %[[A:[^:]*]]: memref<4xf64>, %[[X:[^:]*]]: f64, %[[DA:[^:]*]]: memref<4xf64>) -> f64
-// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK: scf.for
 // CHECK: %[[V:.*]] = memref.load %[[A]][%{{.*}}] : memref<4xf64>
 // CHECK: memref.store %{{.*}}, %[[A]][%{{.*}}] : memref<4xf64>
-// CHECK-NEXT: arith.constant 0 : index
-// CHECK-NEXT: memref.store %[[V]], %[[TAPE]][%{{.*}}, %{{.*}}] : memref<?x1xf64>
+// CHECK-NEXT: memref.store %[[V]], %[[TAPE]][%{{.*}}] : memref<?xf64>
 // CHECK: scf.for
 // CHECK: %[[V2:.*]] = memref.load %[[TAPE]]
 // CHECK-NEXT: %[[DM:.*]] = memref.load %[[DA]][%[[I:.*]]] : memref<4xf64>
@@ -214,7 +213,7 @@ func.func @caller(%a: memref<8xf64>, %da: memref<8xf64>, %n: index) {
 // the first loop's reverse needs, is still taped.)
 // CHECK-LABEL: func.func private @reread_vjp_d_a(
 // CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
-// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK: scf.for
 // CHECK: memref.store %{{.*}}, %[[T]][
 // CHECK: memref.store %{{.*}}, %[[TAPE]][
@@ -263,7 +262,7 @@ func.func @caller(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
 // sweep would see the later contents, so the load is taped.
 // CHECK-LABEL: func.func private @rewritten_vjp_d_a(
 // CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
-// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK: scf.for
 // CHECK: %[[V:.*]] = memref.load %[[T]][
 // CHECK: memref.store %[[V]], %[[TAPE]][

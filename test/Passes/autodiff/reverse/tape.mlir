@@ -6,9 +6,8 @@
 // A value the reverse sweep needs that cannot be recomputed (math.exp)
 // inside a scf.for whose trip count is known before the loop is saved in a
 // tape buffer allocated (and reported to moonrt) before the loop, indexed
-// by the iteration number (iv - lb) / step and the value's slot in the
-// iteration's record (one slot here), read back in the reverse loop at
-// n - 1 - r, and freed at the end. Nothing is allocated inside loops.
+// by the iteration number (iv - lb) / step, read back in the reverse loop
+// at n - 1 - r, and freed at the end. Nothing is allocated inside loops.
 // (The result is negated after the loop, so the loop's seed is only known
 // after it and its reverse cannot run inside it.)
 // CHECK-LABEL: func.func private @tape_vjp_ac_n(
@@ -18,11 +17,9 @@
 // CHECK: %[[SPAN:.*]] = arith.subi %[[N]], %[[C0]] : index
 // CHECK: %[[POS:.*]] = arith.maxsi %[[SPAN]], %{{.*}} : index
 // CHECK: %[[TRIPS:.*]] = arith.ceildivsi %[[POS]], %[[C1]] : index
-// CHECK: %[[SLOTS:.*]] = arith.constant 1 : index
-// CHECK: %[[TAPE:.*]] = memref.alloc(%[[TRIPS]]) : memref<?x1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%[[TRIPS]]) : memref<?xf64>
 // CHECK: %[[EIGHT:.*]] = arith.constant 8 : index
-// CHECK: %[[BYTES1:.*]] = arith.muli %[[EIGHT]], %[[TRIPS]] : index
-// CHECK: %[[BYTES:.*]] = arith.muli %[[BYTES1]], %[[SLOTS]] : index
+// CHECK: %[[BYTES:.*]] = arith.muli %[[EIGHT]], %[[TRIPS]] : index
 // CHECK: %[[BYTES64:.*]] = arith.index_cast %[[BYTES]] : index to i64
 // CHECK: call @moonrt_tape_note_alloc(%[[BYTES64]]) : (i64) -> ()
 // CHECK: scf.for %[[I:[^ ]*]] = %[[C0]] to %[[N]] step %[[C1]]
@@ -31,15 +28,13 @@
 // CHECK: %[[K:.*]] = arith.divui %[[OFF]], %[[C1]] : index
 // CHECK: %[[E:.*]] = math.exp %[[X]] : f64
 // CHECK-NOT: {{memref.alloc[ (]}}
-// CHECK: %[[SLOT:.*]] = arith.constant 0 : index
-// CHECK-NEXT: memref.store %[[E]], %[[TAPE]][%[[K]], %[[SLOT]]] : memref<?x1xf64>
+// CHECK: memref.store %[[E]], %[[TAPE]][%[[K]]] : memref<?xf64>
 // CHECK-NEXT: scf.yield
 // CHECK: scf.for %[[R:[^ ]*]] = %{{.*}} to %[[RTRIPS:[^ ]*]] step %{{.*}} iter_args(%[[DACC:[^ ]*]] = %{{.*}}) -> (f64) {
 // CHECK-NOT: {{memref.alloc[ (]}}
 // CHECK: %[[LAST:.*]] = arith.subi %[[RTRIPS]], %{{.*}} : index
 // CHECK: %[[RK:.*]] = arith.subi %[[LAST]], %[[R]] : index
-// CHECK-NEXT: %[[RSLOT:.*]] = arith.constant 0 : index
-// CHECK-NEXT: %[[E2:.*]] = memref.load %[[TAPE]][%[[RK]], %[[RSLOT]]] : memref<?x1xf64>
+// CHECK-NEXT: %[[E2:.*]] = memref.load %[[TAPE]][%[[RK]]] : memref<?xf64>
 // CHECK-NOT: math.exp
 // CHECK-NOT: {{memref.alloc[ (]}}
 // CHECK: %[[DE1:.*]] = arith.mulf %[[DACC]], %[[E2]] : f64
@@ -48,7 +43,7 @@
 // CHECK: %[[DX:.*]] = arith.mulf %[[DE]], %[[E2]] : f64
 // CHECK-NOT: {{memref.alloc[ (]}}
 // CHECK: scf.yield %[[DACC]] : f64
-// CHECK: memref.dealloc %[[TAPE]] : memref<?x1xf64>
+// CHECK: memref.dealloc %[[TAPE]] : memref<?xf64>
 // CHECK-NEXT: call @moonrt_tape_note_free(%[[BYTES64]]) : (i64) -> ()
 // CHECK-NEXT: return
 // CHECK-DAG: func.func private @moonrt_tape_note_alloc(i64)
@@ -84,11 +79,10 @@ func.func @caller(%x: f64, %n: index) -> f64 {
 // CHECK: %[[SPAN2:.*]] = arith.subi %[[M]], %{{.*}} : index
 // CHECK: %[[POS2:.*]] = arith.maxsi %[[SPAN2]], %{{.*}} : index
 // CHECK: %[[N2:.*]] = arith.ceildivsi %[[POS2]], %{{.*}} : index
-// CHECK: %[[TAPE:.*]] = memref.alloc(%[[N1]], %[[N2]]) : memref<?x?x1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%[[N1]], %[[N2]]) : memref<?x?xf64>
 // CHECK: %[[B1:.*]] = arith.muli %{{.*}}, %[[N1]] : index
 // CHECK: %[[B2:.*]] = arith.muli %[[B1]], %[[N2]] : index
-// CHECK: %[[B3:.*]] = arith.muli %[[B2]], %{{.*}} : index
-// CHECK: %[[B64:.*]] = arith.index_cast %[[B3]] : index to i64
+// CHECK: %[[B64:.*]] = arith.index_cast %[[B2]] : index to i64
 // CHECK: call @moonrt_tape_note_alloc(%[[B64]]) : (i64) -> ()
 // CHECK: scf.for
 // CHECK-NOT: {{memref.alloc[ (]}}
@@ -97,16 +91,16 @@ func.func @caller(%x: f64, %n: index) -> f64 {
 // CHECK-NOT: {{memref.alloc[ (]}}
 // CHECK: %[[K2:.*]] = arith.divui %{{.*}}, %{{.*}} : index
 // CHECK: %[[E:.*]] = math.exp %{{.*}} : f64
-// CHECK: memref.store %[[E]], %[[TAPE]][%[[K1]], %[[K2]], %{{.*}}] : memref<?x?x1xf64>
+// CHECK: memref.store %[[E]], %[[TAPE]][%[[K1]], %[[K2]]] : memref<?x?xf64>
 // CHECK: scf.for %[[R1:[^ ]*]] =
 // CHECK-NOT: {{memref.alloc[ (]}}
 // CHECK: %[[RK1:.*]] = arith.subi %{{.*}}, %[[R1]] : index
 // CHECK: scf.for %[[R2:[^ ]*]] =
 // CHECK-NOT: {{memref.alloc[ (]}}
 // CHECK: %[[RK2:.*]] = arith.subi %{{.*}}, %[[R2]] : index
-// CHECK: %{{.*}} = memref.load %[[TAPE]][%[[RK1]], %[[RK2]], %{{.*}}] : memref<?x?x1xf64>
+// CHECK-NEXT: %{{.*}} = memref.load %[[TAPE]][%[[RK1]], %[[RK2]]] : memref<?x?xf64>
 // CHECK-NOT: math.exp
-// CHECK: memref.dealloc %[[TAPE]] : memref<?x?x1xf64>
+// CHECK: memref.dealloc %[[TAPE]] : memref<?x?xf64>
 // CHECK-NEXT: call @moonrt_tape_note_free(%[[B64]]) : (i64) -> ()
 func.func @nest(%x: f64, %n: index, %m: index) -> f64 {
   %c0 = arith.constant 0 : index
@@ -129,34 +123,49 @@ func.func @caller(%x: f64, %n: index, %m: index) -> f64 {
 
 // -----
 
-// The values one block tapes (of one element type) form one record per
-// iteration, the last dimension of one buffer: here the carried value, the
-// exp and the sin, in their order of taping, so an iteration writes and its
-// reverse reads one contiguous record.
+// A block that tapes at least 8 values of one element type keeps them in
+// one record per iteration, the last dimension of one buffer: here the
+// carried value and the first 7 sines (the inputs of the 8 cosines of the
+// reverse), in the order the reverse sweep asks for them (the last sine's
+// input first), so an iteration writes and its
+// reverse reads 64 contiguous bytes from one base address. (Fewer values,
+// as in the tests above, get a buffer each, which a vectorized loop reads
+// with unit stride.) The record's bytes are counted as 8 x 8 per
+// iteration.
 // CHECK-LABEL: func.func private @record_vjp_ac_n(
-// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x3xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}) : memref<?x8xf64>
+// CHECK-NEXT: %[[UNIT:.*]] = arith.constant 64 : index
+// CHECK-NEXT: arith.muli %[[UNIT]], %{{.*}} : index
 // CHECK-NOT: memref.alloc(
 // CHECK: scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f64) {
 // CHECK: %[[K:.*]] = arith.divui
-// CHECK: %[[E:.*]] = math.exp %[[ACC]] : f64
-// CHECK: %[[S:.*]] = math.sin %[[E]] : f64
-// CHECK-DAG: memref.store %[[ACC]], %[[TAPE]][%[[K]], %{{.*}}] : memref<?x3xf64>
-// CHECK-DAG: memref.store %[[E]], %[[TAPE]][%[[K]], %{{.*}}] : memref<?x3xf64>
-// CHECK-DAG: memref.store %[[S]], %[[TAPE]][%[[K]], %{{.*}}] : memref<?x3xf64>
+// CHECK-COUNT-6: math.sin
+// CHECK-NEXT: %[[S7:.*]] = math.sin
+// CHECK-NEXT: math.sin %[[S7]] : f64
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: memref.store %[[S7]], %[[TAPE]][%[[K]], %[[C0]]] : memref<?x8xf64>
+// CHECK-COUNT-6: memref.store %{{.*}}, %[[TAPE]][%[[K]], %{{.*}}] : memref<?x8xf64>
+// CHECK: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-NEXT: memref.store %[[ACC]], %[[TAPE]][%[[K]], %[[C7]]] : memref<?x8xf64>
 // CHECK: scf.yield
 // CHECK: scf.for
-// CHECK-COUNT-3: memref.load %[[TAPE]]
+// CHECK-COUNT-8: memref.load %[[TAPE]][%{{.*}}, %{{.*}}] : memref<?x8xf64>
 // CHECK-NOT: math.sin
 // CHECK: math.cos
-// CHECK: memref.dealloc %[[TAPE]] : memref<?x3xf64>
+// CHECK: memref.dealloc %[[TAPE]] : memref<?x8xf64>
 func.func @record(%x: f64, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f64 {
-    %e = math.exp %acc : f64
-    %s = math.sin %e : f64
-    %m = arith.mulf %s, %acc : f64
-    scf.yield %m : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s0 = %x) -> f64 {
+    %s1 = math.sin %s0 : f64
+    %s2 = math.sin %s1 : f64
+    %s3 = math.sin %s2 : f64
+    %s4 = math.sin %s3 : f64
+    %s5 = math.sin %s4 : f64
+    %s6 = math.sin %s5 : f64
+    %s7 = math.sin %s6 : f64
+    %s8 = math.sin %s7 : f64
+    scf.yield %s8 : f64
   }
   return %r : f64
 }
@@ -216,26 +225,24 @@ func.func @caller(%x: f64, %n: index) -> f64 {
 
 // -----
 
-// A value inside a top-level branch is saved in a buffer of one record (no
-// loop to index by), written only on the branch that computes it.
+// A value inside a top-level branch is saved in a 0-d buffer (no loop to
+// index by), written only on the branch that computes it.
 // CHECK-LABEL: func.func private @diamond_vjp_ac_n(
 // CHECK-SAME: %[[X:[^:]*]]: f64, %[[C:[^:]*]]: i1, %[[S:[^:]*]]: f64) -> f64
-// CHECK: %[[TAPE:.*]] = memref.alloc() : memref<1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc() : memref<f64>
 // CHECK: call @moonrt_tape_note_alloc(
 // CHECK: scf.if %[[C]] -> (f64) {
 // CHECK-NEXT: %[[SIN:.*]] = math.sin %[[X]] : f64
 // CHECK-NEXT: scf.yield %[[SIN]] : f64
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[X]] : f64
-// CHECK-NEXT: %[[SLOT:.*]] = arith.constant 0 : index
-// CHECK-NEXT: memref.store %[[E]], %[[TAPE]][%[[SLOT]]] : memref<1xf64>
+// CHECK-NEXT: memref.store %[[E]], %[[TAPE]][] : memref<f64>
 // CHECK: scf.if %[[C]] {
 // CHECK: math.cos %[[X]] : f64
 // CHECK: } else {
-// CHECK-NEXT: %[[RSLOT:.*]] = arith.constant 0 : index
-// CHECK-NEXT: %[[E2:.*]] = memref.load %[[TAPE]][%[[RSLOT]]] : memref<1xf64>
+// CHECK-NEXT: %[[E2:.*]] = memref.load %[[TAPE]][] : memref<f64>
 // CHECK-NEXT: arith.mulf %[[S]], %[[E2]] : f64
-// CHECK: memref.dealloc %[[TAPE]] : memref<1xf64>
+// CHECK: memref.dealloc %[[TAPE]] : memref<f64>
 // CHECK-NEXT: call @moonrt_tape_note_free(
 func.func @diamond(%x: f64, %c: i1) -> f64 {
   %r = scf.if %c -> f64 {
@@ -260,7 +267,7 @@ func.func @caller(%x: f64, %c: i1) -> f64 {
 // the nest, indexed by both iteration numbers.
 // CHECK-LABEL: func.func private @par_vjp_da_(
 // CHECK-NOT: scf.parallel
-// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?x1xf64>
+// CHECK: %[[TAPE:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf64>
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: math.sin
@@ -294,7 +301,7 @@ func.func @caller(%a: memref<3x4xf64>, %da: memref<3x4xf64>, %x: f64) -> f64 {
 // acc's adjoint) but not acc (z has no adjoint), so only z is taped: one
 // buffer, one store per iteration.
 // CHECK-LABEL: func.func private @scaled_vjp_ac_n(
-// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?x1xf64>
+// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK-NOT: memref.alloc
 // CHECK: scf.for
 // CHECK: %[[Z:.*]] = math.exp
