@@ -23,10 +23,9 @@
 // compute Q_k (x_i - mu_k) = Q_k x_i - b_k with x passive. Those loops run
 // over all points innermost (x is transposed first), one row of Q_k at a
 // time, which vectorizes for any D; the per-point loops over a short
-// triangular row did not (at D = 10 the primal was 4x slower). The reverse
-// sweep reads the packed Q_k and the transposed x again (both are written
-// before the point loops and not after) and tapes only each row's values
-// y, N per row.
+// triangular row did not. The reverse sweep reads the packed Q_k and the
+// transposed x again (both are written before the point loops and not
+// after) and tapes only each row's values y, N per row.
 func.func @gmm(%alpha: memref<?xf64>, %mu: memref<?x?xf64>, %q: memref<?x?xf64>,
                %l: memref<?x?xf64>, %x: memref<?x?xf64>, %gamma: f64, %m: index) -> f64 {
   %c0 = arith.constant 0 : index
