@@ -6,7 +6,7 @@ CARGO       ?= cargo
 CARGO_FLAGS ?= --release --locked
 BIN         := target/release
 VENV        := build/venv
-LLVM_PREFIX ?= /usr/lib/llvm-19
+LLVM_PREFIX ?= /usr/lib/llvm-22
 CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h') examples/c/main.c
 
 .PHONY: all bootstrap build unit lit lint test demo docs bench-venv bench bench-issues clean
@@ -31,7 +31,7 @@ lit: build
 lint: bootstrap
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy $(CARGO_FLAGS) --workspace --all-targets -- -D warnings
-	clang-format-19 --dry-run --Werror $(CXX_SOURCES)
+	clang-format-22 --dry-run --Werror $(CXX_SOURCES)
 	$(CARGO) fmt --manifest-path examples/rust/Cargo.toml --check
 
 test: lint unit lit

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Installs what building and testing moonc needs on a Debian 12 machine:
-# Debian's LLVM/MLIR 19 toolchain and build tools (one `apt-get update`
+# Debian's LLVM/MLIR 22 toolchain and build tools (one `apt-get update`
 # first, only when something is missing) and the lit virtualenv. Idempotent:
 # does nothing when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools clang-19
-  libclang-19-dev libpolly-19-dev libzstd-dev clang-format-19
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
+  libclang-22-dev libpolly-22-dev libzstd-dev clang-format-22
   g++ binutils libc6-dev cmake ninja-build
-  libomp5-19 libopenblas-dev liblapacke-dev
+  libomp-22-dev libopenblas-dev liblapacke-dev
 )
 # Any python3 that can make virtualenvs with pip (pyenv's, say) will do;
 # Debian's needs python3-venv for ensurepip.

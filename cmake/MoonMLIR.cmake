@@ -1,16 +1,16 @@
-# MoonMLIR.cmake - finds Debian's LLVM/MLIR 19 and loads MLIR's CMake helpers.
+# MoonMLIR.cmake - finds Debian's LLVM/MLIR 22 and loads MLIR's CMake helpers.
 #
-# Sets MLIR_DIR from MOON_LLVM_PREFIX (default /usr/lib/llvm-19) unless the
+# Sets MLIR_DIR from MOON_LLVM_PREFIX (default /usr/lib/llvm-22) unless the
 # caller gave one, then brings in mlir_tablegen() and LLVM's compile flags.
 
-set(MOON_LLVM_PREFIX "/usr/lib/llvm-19" CACHE PATH "Prefix of LLVM/MLIR 19")
+set(MOON_LLVM_PREFIX "/usr/lib/llvm-22" CACHE PATH "Prefix of LLVM/MLIR 22")
 if(NOT MLIR_DIR)
   set(MLIR_DIR "${MOON_LLVM_PREFIX}/lib/cmake/mlir")
 endif()
 
 find_package(MLIR REQUIRED CONFIG)
-if(NOT LLVM_VERSION_MAJOR EQUAL 19)
-  message(FATAL_ERROR "moonc needs LLVM/MLIR 19, found ${LLVM_PACKAGE_VERSION} in ${MLIR_DIR}")
+if(NOT LLVM_VERSION_MAJOR EQUAL 22)
+  message(FATAL_ERROR "moonc needs LLVM/MLIR 22, found ${LLVM_PACKAGE_VERSION} in ${MLIR_DIR}")
 endif()
 message(STATUS "Using MLIRConfig.cmake in: ${MLIR_DIR}")
 message(STATUS "Using LLVMConfig.cmake in: ${LLVM_DIR}")

@@ -23,7 +23,7 @@ config.test_exec_root = os.path.join(source_root, "build", "lit")
 
 profile = os.environ.get("MOONC_PROFILE", "release")
 moonc_bin = os.path.join(source_root, "target", profile)
-llvm_prefix = os.environ.get("MOONC_LLVM_PREFIX", "/usr/lib/llvm-19")
+llvm_prefix = os.environ.get("MOONC_LLVM_PREFIX", "/usr/lib/llvm-22")
 llvm_bin = os.path.join(llvm_prefix, "bin")
 config.llvm_tools_dir = llvm_bin
 

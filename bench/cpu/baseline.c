@@ -1,5 +1,5 @@
 /* The C baseline of bench/cpu: the same loops as sum_cos_exp.mlir and
- * sum_5x.mlir, compiled with clang-19 -O3 -march=native (no -ffast-math, so
+ * sum_5x.mlir, compiled with clang-22 -O3 -march=native (no -ffast-math, so
  * the sums stay in order, as in the MLIR), timed like `moonc bench`:
  * warm-up, then samples of about 1 ms, median and minimum per call.
  * Usage: baseline N  -> one JSON line per function. */

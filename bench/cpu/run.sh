@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/cpu: moonc against the same loops in C (clang-19 -O3 -march=native,
+# bench/cpu: moonc against the same loops in C (clang-22 -O3 -march=native,
 # scalar libm), n = 1024 f64, in one run on one machine. Writes
 # bench/cpu/results.json and prints a table. Not a test: timings are noisy;
 # quote ratios from one run.
@@ -11,7 +11,7 @@ n=${N:-1024}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-clang-19 -O3 -march=native baseline.c -o "$work/baseline" -lm
+clang-22 -O3 -march=native baseline.c -o "$work/baseline" -lm
 python3 -c "import json; print(json.dumps([[i / $n for i in range($n)]]))" >"$work/args.json"
 
 "$work/baseline" "$n" >"$work/c.jsonl"
@@ -36,7 +36,7 @@ for name in ("sum_cos_exp", "sum_5x"):
                  "moonc_without_vector_math": s[name]})
     print(f"{name:<14}{m[name]['primal_ns']:>12.1f}{c[name]['primal_ns']:>12.1f}{speedup:>11.2f}"
           f"{s[name]['primal_ns']:>16.1f}{m[name]['compile_ms']:>12.1f}")
-clang = subprocess.run(["clang-19", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+clang = subprocess.run(["clang-22", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
 out = {"n": n, "machine": {"cpu": cpu, "cores": __import__("os").cpu_count(), "kernel": platform.release()},
        "c_compiler": clang + " -O3 -march=native", "results": rows}
 json.dump(out, open("results.json", "w"), indent=2)

@@ -160,7 +160,7 @@ def machine() -> dict:
             "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     info["moonc"] = rev.stdout.strip() or "unknown"
-    llvm = subprocess.run(["llvm-config-19", "--version"], capture_output=True, text=True)
+    llvm = subprocess.run(["llvm-config-22", "--version"], capture_output=True, text=True)
     info["llvm"] = llvm.stdout.strip() or "19"
     try:
         import jax

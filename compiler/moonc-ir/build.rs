@@ -8,14 +8,14 @@ fn main() {
     for watched in ["dialects/moon", "cmake"] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
-    println!("cargo:rerun-if-env-changed=MLIR_SYS_190_PREFIX");
+    println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
 
     let mut config = cmake::Config::new(&dialect);
     config
         .generator("Ninja")
         .profile("Release")
         .build_target("Moon");
-    if let Ok(prefix) = std::env::var("MLIR_SYS_190_PREFIX") {
+    if let Ok(prefix) = std::env::var("MLIR_SYS_220_PREFIX") {
         config.define("MOON_LLVM_PREFIX", prefix);
     }
     let out = config.build();

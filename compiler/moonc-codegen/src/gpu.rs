@@ -4,17 +4,15 @@
 use crate::{Error, Result};
 use melior::{
     Context,
-    ir::{Attribute, AttributeLike, BlockLike, Module, OperationRef},
+    ir::{
+        Attribute, AttributeLike, BlockLike, Module,
+        attribute::ArrayAttribute,
+        operation::{OperationLike, WalkOrder, WalkResult},
+    },
     pass::PassManager,
     utility::register_all_llvm_translations,
 };
-use mlir_sys::{
-    MlirOperation, MlirWalkOrder_MlirWalkPreOrder, MlirWalkResult,
-    MlirWalkResult_MlirWalkResultAdvance, MlirWalkResult_MlirWalkResultInterrupt,
-    mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeIsAGPUObjectAttr,
-    mlirGPUObjectAttrGetObject, mlirOperationGetName, mlirOperationWalk,
-};
-use std::ffi::c_void;
+use mlir_sys::{mlirAttributeIsAGPUObjectAttr, mlirGPUObjectAttrGetObject};
 
 /// The GPU chip `moon-gpu-pipeline` compiles for, unless told otherwise.
 pub const DEFAULT_CHIP: &str = "sm_80";
@@ -25,31 +23,19 @@ pub const CHIPS: [&str; 2] = ["sm_80", "sm_90"];
 /// Whether `module` holds an operation of the `gpu` dialect (a kernel the
 /// user wrote, a launch), which makes moonc compile it for the GPU.
 pub fn has_gpu_code(module: &Module) -> bool {
-    unsafe extern "C" fn visit(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
-        // SAFETY: `data` is the `bool` below; `op` is live during the walk.
-        let (found, name) = unsafe {
-            let name = melior::ir::Identifier::from_raw(mlirOperationGetName(op));
-            (
-                &mut *data.cast::<bool>(),
-                name.as_string_ref().as_str().unwrap_or("").to_string(),
-            )
-        };
-        if name.starts_with("gpu.") {
-            *found = true;
-            return MlirWalkResult_MlirWalkResultInterrupt;
-        }
-        MlirWalkResult_MlirWalkResultAdvance
-    }
     let mut found = false;
-    // SAFETY: the module is live; `found` outlives the walk.
-    unsafe {
-        mlirOperationWalk(
-            module.as_operation().to_raw(),
-            Some(visit),
-            (&mut found as *mut bool).cast(),
-            MlirWalkOrder_MlirWalkPreOrder,
-        )
-    };
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if op
+            .name()
+            .as_string_ref()
+            .as_str()
+            .is_ok_and(|n| n.starts_with("gpu."))
+        {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
     found
 }
 
@@ -96,30 +82,27 @@ pub fn ptx_modules(module: &Module) -> Vec<(String, String)> {
                 found.extend(objects_text(objects).into_iter().map(|t| (name.clone(), t)));
             }
         }
-        // SAFETY: the next operation belongs to the same live module.
-        next = unsafe {
-            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
-        };
+        next = op.next_in_block();
     }
     found
 }
 
 /// The text of each `#gpu.object` in the array attribute `objects`.
 fn objects_text(objects: Attribute) -> Vec<String> {
-    let raw = objects.to_raw();
-    // SAFETY: `objects` is a live array attribute (gpu.binary's `objects`);
-    // each element is checked to be a #gpu.object before it is read.
-    unsafe {
-        (0..mlirArrayAttrGetNumElements(raw))
-            .map(|i| mlirArrayAttrGetElement(raw, i))
-            .filter(|object| mlirAttributeIsAGPUObjectAttr(*object))
-            .map(|object| {
-                let text = mlirGPUObjectAttrGetObject(object);
-                let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
-                String::from_utf8_lossy(bytes)
-                    .trim_end_matches('\0')
-                    .to_string()
-            })
-            .collect()
-    }
+    let Ok(objects) = ArrayAttribute::try_from(objects) else {
+        return vec![];
+    };
+    (0..objects.len())
+        .filter_map(|i| objects.element(i).ok())
+        // SAFETY: `object` is live and checked to be a #gpu.object before
+        // its text is read; the text is owned by the context.
+        .filter(|object| unsafe { mlirAttributeIsAGPUObjectAttr(object.to_raw()) })
+        .map(|object| unsafe {
+            let text = mlirGPUObjectAttrGetObject(object.to_raw());
+            let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
+            String::from_utf8_lossy(bytes)
+                .trim_end_matches('\0')
+                .to_string()
+        })
+        .collect()
 }

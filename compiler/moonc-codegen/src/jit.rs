@@ -72,7 +72,7 @@ impl Jit {
             if failed != 0 {
                 return Err(Error::Llvm(
                     "--moon-parallel-min-trips needs LLVM's OpenMP runtime, libomp.so.5 \
-                     (Debian: libomp5-19), which could not be loaded"
+                     (Debian: libomp-22-dev), which could not be loaded"
                         .into(),
                 ));
             }

@@ -4,17 +4,16 @@
 use crate::{Error, Result, signature::public_functions};
 use melior::{
     Context,
-    ir::{BlockLike, Module, OperationRef, RegionLike, attribute::Attribute},
+    ir::{
+        BlockLike, Module, OperationRef, RegionLike,
+        attribute::Attribute,
+        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+    },
     pass::PassManager,
     utility::register_all_llvm_translations,
 };
-use mlir_sys::{
-    MlirOperation, MlirWalkOrder_MlirWalkPreOrder, MlirWalkResult,
-    MlirWalkResult_MlirWalkResultAdvance, MlirWalkResult_MlirWalkResultInterrupt,
-    mlirOperationGetName, mlirOperationWalk,
-};
+use mlir_sys::MlirOperation;
 use moonc_ir::pass::emit_error;
-use std::ffi::c_void;
 
 /// Asks `convert-func-to-llvm` for a C interface (`_mlir_ciface_NAME`) of
 /// every public function defined in `module`, and for calls through the C
@@ -36,10 +35,7 @@ pub fn mark_c_interface(context: &Context, module: &mut Module) {
         if runtime_declaration {
             marked.push(op);
         }
-        // SAFETY: the next operation belongs to the same live module.
-        next = unsafe {
-            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
-        };
+        next = op.next_in_block();
     }
     for op in marked {
         // SAFETY: the operation belongs to `module`, which we hold mutably.
@@ -70,10 +66,7 @@ fn internalize_private_functions(context: &Context, module: &mut Module) {
             let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
             op.set_attribute("llvm.linkage", internal);
         }
-        // SAFETY: the next operation belongs to the same live module.
-        next = unsafe {
-            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
-        };
+        next = op.next_in_block();
     }
 }
 
@@ -115,48 +108,22 @@ pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<(
 /// unrealized cast only when nothing else is left: it merely marks where a
 /// conversion stopped).
 fn first_unlowered(module: &Module) -> Option<MlirOperation> {
-    #[derive(Default)]
-    struct Found {
-        op: Option<MlirOperation>,
-        cast: Option<MlirOperation>,
-    }
-    unsafe extern "C" fn visit(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
-        // SAFETY: `data` is the `Found` below; `op` is live during the walk.
-        let (found, name) = unsafe {
-            let found = &mut *data.cast::<Found>();
-            let identifier = mlirOperationGetName(op);
-            let name = melior::ir::Identifier::from_raw(identifier);
-            (
-                found,
-                name.as_string_ref().as_str().unwrap_or("").to_string(),
-            )
-        };
-        match name.as_str() {
-            "builtin.module" => MlirWalkResult_MlirWalkResultAdvance,
+    let (mut found, mut cast) = (None, None);
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        match op.name().as_string_ref().as_str().unwrap_or("") {
+            "builtin.module" => WalkResult::Advance,
             "builtin.unrealized_conversion_cast" => {
-                found.cast.get_or_insert(op);
-                MlirWalkResult_MlirWalkResultAdvance
+                cast.get_or_insert(op.to_raw());
+                WalkResult::Advance
             }
             // OpenMP operations (from --moon-parallel-min-trips) translate
             // to LLVM IR directly.
-            n if n.starts_with("llvm.") || n.starts_with("omp.") => {
-                MlirWalkResult_MlirWalkResultAdvance
-            }
+            n if n.starts_with("llvm.") || n.starts_with("omp.") => WalkResult::Advance,
             _ => {
-                found.op = Some(op);
-                MlirWalkResult_MlirWalkResultInterrupt
+                found = Some(op.to_raw());
+                WalkResult::Interrupt
             }
         }
-    }
-    let mut found = Found::default();
-    // SAFETY: the module is live; `found` outlives the walk.
-    unsafe {
-        mlirOperationWalk(
-            module.as_operation().to_raw(),
-            Some(visit),
-            (&mut found as *mut Found).cast(),
-            MlirWalkOrder_MlirWalkPreOrder,
-        )
-    };
-    found.op.or(found.cast)
+    });
+    found.or(cast)
 }

@@ -4,7 +4,7 @@
 use crate::{Error, Result};
 use melior::ir::{
     BlockLike, Module, OperationRef, RegionLike, Type, TypeLike, attribute::TypeAttribute,
-    r#type::FunctionType,
+    operation::OperationLike, r#type::FunctionType,
 };
 
 /// A scalar type, alone or as a memref's element.
@@ -294,10 +294,7 @@ pub fn public_functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 
         if is_public_definition(&op) {
             functions.push(op);
         }
-        // SAFETY: the next operation belongs to the same live module.
-        next = unsafe {
-            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
-        };
+        next = op.next_in_block();
     }
     functions
 }

@@ -6,8 +6,8 @@
 //! of `exp` eight times. libm calls are also marked `memory(none)
 //! nounwind`: moonc, like `-fno-math-errno`, never reads `errno`.
 //!
-//! Why libmvec (see `bench/cpu/README.md` for the numbers): MLIR 19's
-//! polynomial approximations cover f32 only, and LLVM 19's own
+//! Why libmvec (see `bench/cpu/README.md` for the numbers): MLIR's
+//! polynomial approximations cover f32 only, and LLVM 22's own
 //! `-vector-library=LIBMVEC-X86` table lacks tanh, log1p, expm1 and the
 //! other hyperbolic and inverse functions and stops at AVX2 widths.
 

@@ -13,12 +13,6 @@ pub fn moon_dialect_handle() -> DialectHandle {
     unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__moon__()) }
 }
 
-/// The handle of the `arith` dialect (melior does not provide it).
-pub fn arith_dialect_handle() -> DialectHandle {
-    // SAFETY: the function only returns a pointer to a static table.
-    unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__arith__()) }
-}
-
 /// A registry holding every upstream MLIR dialect (with their extensions and
 /// interfaces, and their translations to LLVM IR, which
 /// `gpu-module-to-binary` needs) and the moon dialect.

@@ -13,5 +13,5 @@ pub mod pass;
 pub mod pipeline;
 pub mod rewrite;
 
-pub use context::{arith_dialect_handle, create_context, dialect_registry, moon_dialect_handle};
+pub use context::{create_context, dialect_registry, moon_dialect_handle};
 pub use error::{Error, Result};

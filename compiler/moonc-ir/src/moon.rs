@@ -67,6 +67,7 @@ mod tests {
     use melior::ir::{
         Block, BlockLike, Location, Module, Region, RegionLike, Type,
         attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
+        operation::OperationLike,
         r#type::FunctionType,
     };
 

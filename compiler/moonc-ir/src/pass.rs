@@ -5,7 +5,7 @@ use crate::{Error, ffi};
 use melior::{
     Context, StringRef,
     dialect::DialectHandle,
-    ir::{Location, OperationRef, r#type::TypeId},
+    ir::{Location, OperationRef, operation::OperationLike, r#type::TypeId},
     pass::Pass,
 };
 use mlir_sys::{MlirLogicalResult, MlirOperation};

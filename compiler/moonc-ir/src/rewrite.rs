@@ -3,44 +3,22 @@
 
 use crate::ffi;
 use melior::ir::{
-    Attribute, AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike,
-    attribute::ArrayAttribute, r#type::FunctionType,
+    OperationRef, Type, TypeLike, Value, ValueLike,
+    operation::{OperationLike, WalkOrder, WalkResult},
+    r#type::FunctionType,
 };
-use mlir_sys::{MlirOperation, MlirWalkResult, MlirWalkResult_MlirWalkResultAdvance};
-use std::ffi::c_void;
 
 /// The operations called `name` nested anywhere inside `root` (including
 /// `root` itself), in pre-order.
 pub fn collect_named<'c, 'a>(root: OperationRef<'c, 'a>, name: &str) -> Vec<OperationRef<'c, 'a>> {
-    struct Search<'n> {
-        name: &'n str,
-        found: Vec<MlirOperation>,
-    }
-    unsafe extern "C" fn visit(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
-        // SAFETY: `data` is the `Search` below, alive for the whole walk.
-        let search = unsafe { &mut *(data as *mut Search) };
-        // SAFETY: MLIR hands the callback a live operation.
-        let op_name = unsafe { OperationRef::from_raw(op) }.name();
-        if op_name.as_string_ref().as_str() == Ok(search.name) {
-            search.found.push(op);
+    let mut found = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok(name) {
+            found.push(op.to_raw());
         }
-        MlirWalkResult_MlirWalkResultAdvance
-    }
-    let mut search = Search {
-        name,
-        found: Vec::new(),
-    };
-    // SAFETY: the callback only reads the operations it is given.
-    unsafe {
-        mlir_sys::mlirOperationWalk(
-            root.to_raw(),
-            Some(visit),
-            &mut search as *mut Search as *mut c_void,
-            mlir_sys::MlirWalkOrder_MlirWalkPreOrder,
-        );
-    }
-    search
-        .found
+        WalkResult::Advance
+    });
+    found
         .into_iter()
         // SAFETY: the operations are nested in `root`, which outlives 'a.
         .map(|op| unsafe { OperationRef::from_raw(op) })
@@ -121,30 +99,11 @@ pub fn is_float(ty: Type) -> bool {
     unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
 }
 
-/// `attribute` as an array attribute, if it is one. (melior 0.22's
-/// `ArrayAttribute::try_from` tests for a dense i64 array instead.)
-pub fn as_array(attribute: Attribute) -> Option<ArrayAttribute> {
-    let raw = attribute.to_raw();
-    // SAFETY: the attribute is live, and checked to be an array.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsAArray(raw) {
-            return None;
-        }
-        let elements: Vec<Attribute> = (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
-            .map(|i| Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i)))
-            .collect();
-        // Attributes are uniqued: this is `attribute` itself. The context
-        // reference is used only during the call, while the temporary
-        // `ContextRef` it borrows is alive.
-        Some(ArrayAttribute::new(attribute.context().to_ref(), &elements))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::create_context;
-    use melior::ir::Module;
+    use melior::ir::{Module, attribute::ArrayAttribute};
 
     const SOURCE: &str = r#"
         func.func private @f(f64, memref<2xf32>) -> f32
@@ -168,9 +127,10 @@ mod tests {
         assert!(single_result(callee).is_some_and(is_float));
         assert!(!is_float(callee.input(1).unwrap()));
 
-        let activities = as_array(grads[0].attribute("arg_activity").unwrap()).unwrap();
+        let activities =
+            ArrayAttribute::try_from(grads[0].attribute("arg_activity").unwrap()).unwrap();
         assert_eq!(activities.len(), 2);
-        assert!(as_array(grads[0].attribute("callee").unwrap()).is_none());
+        assert!(ArrayAttribute::try_from(grads[0].attribute("callee").unwrap()).is_err());
     }
 
     #[test]

@@ -4,19 +4,20 @@
 
 use melior::{
     Context,
-    dialect::arith,
+    dialect::{DialectHandle, arith},
     ir::{
         BlockLike, OperationRef, Type, Value, ValueLike,
-        attribute::{FlatSymbolRefAttribute, FloatAttribute},
+        attribute::{ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute},
+        operation::OperationLike,
     },
 };
 use moonc_ir::{
-    Error, arith_dialect_handle,
+    Error,
     moon::{self, Activity},
     moon_dialect_handle,
     pass::{PassInfo, emit_error},
     rewrite::{
-        as_array, callee_type, collect_named, copy_discardable_attributes, is_float, replace_op,
+        callee_type, collect_named, copy_discardable_attributes, is_float, replace_op,
         single_result,
     },
 };
@@ -53,7 +54,7 @@ After:
 ```
 "#,
     op_name: "builtin.module",
-    dependent_dialects: || vec![arith_dialect_handle(), moon_dialect_handle()],
+    dependent_dialects: || vec![DialectHandle::arith(), moon_dialect_handle()],
     options: &[],
     run: |context, module, _| run(context, module),
 };
@@ -117,7 +118,11 @@ fn rewrite<'c>(
         .inputs(&inputs)
         .callee(callee)
         .res_activity(Activity::array(context, &[result_activity]));
-    if let Some(activities) = op.attribute("arg_activity").ok().and_then(as_array) {
+    if let Some(activities) = op
+        .attribute("arg_activity")
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+    {
         builder = builder.arg_activity(activities);
     }
     let vjp = block.insert_operation_before(op, builder.build().into());

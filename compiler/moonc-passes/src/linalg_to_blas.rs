@@ -49,11 +49,11 @@ Rewrites matrix products on memrefs of f32 or f64 as calls of moonrt's BLAS
 routines (docs/blas.md), which linalg accumulates into its output, so
 `alpha = beta = 1`:
 
-- `linalg.matmul`, `matmul_transpose_a`, `matmul_transpose_b`: `moonrt_?gemm`
-  with the transpose flags of the factors;
+- `linalg.matmul`: `moonrt_?gemm` with the transpose flags of the factors
+  (a transposed factor is an `indexing_maps` attribute of the matmul);
 - `linalg.matvec` and `linalg.vecmat`: `moonrt_?gemv`, transposed for vecmat;
 - `linalg.dot`: `moonrt_?dot`, its result added to the rank-0 output;
-- `linalg.batch_matmul`, `batch_matmul_transpose_a`, `batch_matmul_transpose_b`:
+- `linalg.batch_matmul` (its factors transposed or not, by `indexing_maps`):
   an `scf.for` over the batch calling `gemm` on `memref.subview`s;
 - a `linalg.generic` that is one of these: a body `out + x * y` (`arith.mulf`
   then `arith.addf`, operands in either order) over two inputs, projected
@@ -183,19 +183,26 @@ fn recognize(op: Op) -> Option<Product> {
         let (a, b, c, loops): (&[usize], &[usize], &[usize], usize) =
             match name.strip_prefix("linalg.")? {
                 "matmul" => (&[0, 2], &[2, 1], &[0, 1], 3),
-                "matmul_transpose_a" => (&[2, 0], &[2, 1], &[0, 1], 3),
-                "matmul_transpose_b" => (&[0, 2], &[1, 2], &[0, 1], 3),
                 "batch_matmul" => (&[0, 1, 3], &[0, 3, 2], &[0, 1, 2], 4),
-                "batch_matmul_transpose_a" => (&[0, 3, 1], &[0, 3, 2], &[0, 1, 2], 4),
-                "batch_matmul_transpose_b" => (&[0, 1, 3], &[0, 2, 3], &[0, 1, 2], 4),
                 "matvec" => (&[0, 1], &[1], &[0], 2),
                 "vecmat" => (&[1], &[1, 0], &[0], 2),
                 "dot" => (&[0], &[0], &[], 1),
                 _ => return None,
             };
-        let operand = |i: usize, dims: &[usize]| Operand {
+        // matmul and batch_matmul carry their indexing maps, which may
+        // transpose a factor (what matmul_transpose_a/_b and their batch
+        // forms were until MLIR 21) or broadcast one: those maps decide.
+        let dims: Vec<Vec<usize>> = match op.attr("indexing_maps") {
+            Some(_) => indexing_maps(op)
+                .iter()
+                .map(|map| projected_dims(map))
+                .collect::<Option<_>>()?,
+            None => vec![a.to_vec(), b.to_vec(), c.to_vec()],
+        };
+        let [a, b, c] = <[Vec<usize>; 3]>::try_from(dims).ok()?;
+        let operand = |i: usize, dims: Vec<usize>| Operand {
             value: operands[i],
-            dims: dims.to_vec(),
+            dims,
         };
         (operand(0, a), operand(1, b), operand(2, c), loops)
     };

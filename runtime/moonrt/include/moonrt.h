@@ -1,7 +1,7 @@
 /* moonrt.h: the C interface of moonrt, the runtime of moonc-compiled code. */
 
 /*
- * Calling convention of moonc-compiled functions (x86-64 Linux, MLIR 19's
+ * Calling convention of moonc-compiled functions (x86-64 Linux, MLIR 22's
  * LLVM lowering). A public `func.func @f(...)` becomes the C function `f`:
  *
  *   - scalar arguments are passed by value: f32 as float, f64 as double, i1 as
@@ -446,7 +446,7 @@ bool moonrt_gpu_copy_to_host(void *host_dst, const void *device_src,
 bool moonrt_gpu_synchronize(void);
 
 /*
- * The MLIR GPU runtime ABI that MLIR 19's gpu-to-llvm host code calls, with
+ * The MLIR GPU runtime ABI that MLIR 22's gpu-to-llvm host code calls, with
  * the signatures of mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp. A
  * module, function, stream or event handle is NULL after a failed call; a
  * later call on that NULL handle does nothing and keeps the first error.

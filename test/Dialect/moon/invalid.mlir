@@ -211,7 +211,7 @@ func.func @caller(%x: f64) {
 
 func.func private @f(f64) -> f64
 func.func @caller(%x: f64) {
-  // expected-error @+1 {{2 operands present, but expected 1}}
+  // expected-error @+1 {{number of operands and types do not match: got 2 operands and 1 types}}
   %0 = moon.grad @f(%x, %x) : (f64) -> f64
   return
 }

@@ -51,7 +51,8 @@
 // VIEWS: "args": {{\[\[}}[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]], {{\[\[}}1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], {{\[\[}}5.0, 6.0], [11.0, 12.0]], {{\[\[}}4.0, 10.0], [5.0, 11.0]]]}
 //
 // f32: A every other column of a 2x6 buffer (contiguous along neither
-// dimension: moonrt copies it), then matmul_transpose_a and _b.
+// dimension: moonrt copies it), then matmuls with A and with B transposed
+// by their indexing maps.
 // RUN: moonc run %t.mlir --entry strided_f32 --args '[[[1, 9, 2, 9, 3, 9], [4, 9, 5, 9, 6, 9]], [[1, 0], [0, 1], [1, 1]], [[1, 4], [2, 5], [3, 6]], [[1, 0, 1], [0, 1, 1]], [[1, 1], [1, 1]], [[0, 0], [0, 0]], [[0, 0], [0, 0]]]' | FileCheck %s --check-prefix=STRIDED
 // STRIDED: "args": [{{.*}}, {{\[\[}}5.0, 6.0], [11.0, 12.0]], {{\[\[}}4.0, 5.0], [10.0, 11.0]], {{\[\[}}4.0, 5.0], [10.0, 11.0]]]}
 //
@@ -97,9 +98,11 @@ func.func @strided_f32(%buffer: memref<2x6xf32>, %b: memref<3x2xf32>, %at: memre
                        %c: memref<2x2xf32>, %d: memref<2x2xf32>, %e: memref<2x2xf32>) {
   %a = memref.subview %buffer[0, 0] [2, 3] [1, 2] : memref<2x6xf32> to memref<2x3xf32, strided<[6, 2]>>
   linalg.matmul ins(%a, %b : memref<2x3xf32, strided<[6, 2]>>, memref<3x2xf32>) outs(%c : memref<2x2xf32>)
-  linalg.matmul_transpose_a ins(%at, %b : memref<3x2xf32>, memref<3x2xf32>) outs(%d : memref<2x2xf32>)
+  linalg.matmul indexing_maps = [affine_map<(i, j, k) -> (k, i)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+    ins(%at, %b : memref<3x2xf32>, memref<3x2xf32>) outs(%d : memref<2x2xf32>)
   %a2 = memref.transpose %at (i, j) -> (j, i) : memref<3x2xf32> to memref<2x3xf32, strided<[1, 2]>>
-  linalg.matmul_transpose_b ins(%a2, %bt : memref<2x3xf32, strided<[1, 2]>>, memref<2x3xf32>) outs(%e : memref<2x2xf32>)
+  linalg.matmul indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (j, k)>, affine_map<(i, j, k) -> (i, j)>]
+    ins(%a2, %bt : memref<2x3xf32, strided<[1, 2]>>, memref<2x3xf32>) outs(%e : memref<2x2xf32>)
   return
 }
 

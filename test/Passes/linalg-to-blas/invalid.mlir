@@ -7,7 +7,9 @@
 // pipeline prints the value given.
 // NAME: no such option min-flop
 // VALUE: '-3' value invalid for ulong argument
-// PRINT: builtin.module(moon-linalg-to-blas{min-flops=0})
+// PRINT:      builtin.module(
+// PRINT-NEXT:   moon-linalg-to-blas{min-flops=0}
+// PRINT-NEXT: )
 
 // The module defines the routine's name with another type: the product
 // cannot call it.

@@ -41,8 +41,9 @@ func.func @small(%a: memref<4x8xf64>, %b: memref<8x2xf64>, %c: memref<4x2xf64>) 
 
 // -----
 
-// The transposed variants in f32 set gemm's flags; a declaration already
-// in the module is used.
+// Transposed factors in f32 (matmul's indexing_maps; MLIR 19 spelled them
+// linalg.matmul_transpose_a/_b) set gemm's flags; a declaration already in
+// the module is used.
 // CHECK-LABEL: func.func @transposed(
 // CHECK-SAME: %[[A:[^:]*]]: memref<32x64xf32>, %[[B:[^:]*]]: memref<32x16xf32>, %[[C:[^:]*]]: memref<64x16xf32>, %[[BT:[^:]*]]: memref<16x32xf32>
 // CHECK-DAG: %[[T:.*]] = arith.constant 1 : i32
@@ -56,8 +57,10 @@ func.func @small(%a: memref<4x8xf64>, %b: memref<8x2xf64>, %c: memref<4x2xf64>) 
 // CHECK-COUNT-1: func.func private @moonrt_sgemm(
 // CHECK-NOT: func.func private @moonrt_sgemm(
 func.func @transposed(%a: memref<32x64xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf32>, %bt: memref<16x32xf32>, %a2: memref<64x32xf32>) {
-  linalg.matmul_transpose_a ins(%a, %b : memref<32x64xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)
-  linalg.matmul_transpose_b ins(%a2, %bt : memref<64x32xf32>, memref<16x32xf32>) outs(%c : memref<64x16xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    ins(%a, %b : memref<32x64xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    ins(%a2, %bt : memref<64x32xf32>, memref<16x32xf32>) outs(%c : memref<64x16xf32>)
   return
 }
 func.func private @moonrt_sgemm(i32, i32, f32, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32, memref<?x?xf32, strided<[?, ?], offset: ?>>)
@@ -170,8 +173,10 @@ func.func @batch_matmul(%a: memref<5x16x32xf64>, %b: memref<5x32x16xf64>, %c: me
   return
 }
 func.func @batch_transposed(%a: memref<5x16x32xf64>, %bt: memref<5x16x32xf64>, %at: memref<5x32x16xf64>, %b: memref<5x32x16xf64>, %c: memref<5x16x16xf64>) {
-  linalg.batch_matmul_transpose_b ins(%a, %bt : memref<5x16x32xf64>, memref<5x16x32xf64>) outs(%c : memref<5x16x16xf64>)
-  linalg.batch_matmul_transpose_a ins(%at, %b : memref<5x32x16xf64>, memref<5x32x16xf64>) outs(%c : memref<5x16x16xf64>)
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+    ins(%a, %bt : memref<5x16x32xf64>, memref<5x16x32xf64>) outs(%c : memref<5x16x16xf64>)
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+    ins(%at, %b : memref<5x32x16xf64>, memref<5x32x16xf64>) outs(%c : memref<5x16x16xf64>)
   return
 }
 
@@ -280,7 +285,7 @@ func.func @generic_vector_forms(%a: memref<128x64xf64>, %x: memref<128xf64>, %y:
 
 // Left alone: integers, tensors, a body that is not out + x * y, a
 // scaled product, a loop only one factor reads (a sum inside the product),
-// a layout that is not strided, another memory space.
+// a layout that is not strided, another memory space, a broadcast factor.
 #ma = affine_map<(i, j, k) -> (i, k)>
 #mb = affine_map<(i, j, k) -> (k, j)>
 #mc = affine_map<(i, j, k) -> (i, j)>
@@ -297,12 +302,13 @@ func.func @generic_vector_forms(%a: memref<128x64xf64>, %x: memref<128xf64>, %y:
 // CHECK: linalg.generic
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<64x64xf64, #{{.*}}>, memref<64x64xf64>)
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<64x64xf64, 1>, memref<64x64xf64>)
+// CHECK: linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%{{.*}}, %{{.*}} : memref<64xf64>, memref<64x64xf64>)
 // CHECK-NOT: moonrt_
 func.func @left_alone(%ai: memref<64x64xi32>, %ci: memref<64x64xi32>, %t: tensor<64x64xf64>,
                       %a: memref<64x64xf64>, %c: memref<64x64xf64>, %s: f64,
                       %a3: memref<64x64x8xf64>,
                       %odd: memref<64x64xf64, affine_map<(i, j) -> (j, i floordiv 2)>>,
-                      %far: memref<64x64xf64, 1>) -> tensor<64x64xf64> {
+                      %far: memref<64x64xf64, 1>, %row: memref<64xf64>) -> tensor<64x64xf64> {
   linalg.matmul ins(%ai, %ai : memref<64x64xi32>, memref<64x64xi32>) outs(%ci : memref<64x64xi32>)
   %r = linalg.matmul ins(%t, %t : tensor<64x64xf64>, tensor<64x64xf64>) outs(%t : tensor<64x64xf64>) -> tensor<64x64xf64>
   linalg.generic {indexing_maps = [#ma, #mb, #mc], iterator_types = ["parallel", "parallel", "reduction"]}
@@ -329,6 +335,9 @@ func.func @left_alone(%ai: memref<64x64xi32>, %ci: memref<64x64xi32>, %t: tensor
   }
   linalg.matmul ins(%odd, %a : memref<64x64xf64, affine_map<(i, j) -> (j, i floordiv 2)>>, memref<64x64xf64>) outs(%c : memref<64x64xf64>)
   linalg.matmul ins(%far, %a : memref<64x64xf64, 1>, memref<64x64xf64>) outs(%c : memref<64x64xf64>)
+  // A factor broadcast along the rows by its indexing map is no BLAS product.
+  linalg.matmul indexing_maps = [affine_map<(i, j, k) -> (k)>, #mb, #mc]
+    ins(%row, %a : memref<64xf64>, memref<64x64xf64>) outs(%c : memref<64x64xf64>)
   return %r : tensor<64x64xf64>
 }
 

@@ -9,10 +9,10 @@
 // CHECK-COUNT-2: gpu.launch_func
 // CHECK: gpu.binary @map_jvp_dd__kernel
 // CHECK-NOT: atom.
-// CHECK-SAME: st.global.f32
+// CHECK-SAME: st.global.b32
 // CHECK: gpu.binary @map_jvp_dd__kernel_0
 // CHECK-NOT: atom.
-// CHECK-SAME: st.global.f32
+// CHECK-SAME: st.global.b32
 // CHECK-NOT: __nv_
 // CHECK-NOT: .extern
 

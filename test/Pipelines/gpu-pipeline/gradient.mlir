@@ -21,13 +21,13 @@
 // CHECK-SAME: .visible .entry f_vjp_dd_a_kernel(
 // CHECK-NOT: .extern
 // CHECK-SAME: atom.global.add.f32
-// CHECK-SAME: st.global.f32
-// CHECK-SAME: st.global.f32
+// CHECK-SAME: st.global.b32
+// CHECK-SAME: st.global.b32
 // CHECK: gpu.binary @f_vjp_dd_a_kernel_0
 // CHECK-SAME: atom.global.add.f32
 // CHECK: gpu.binary @f_vjp_dd_a_kernel_1
 // CHECK-NOT: atom.
-// CHECK-SAME: st.global.f32
+// CHECK-SAME: st.global.b32
 // CHECK-NOT: __nv_
 
 #id = affine_map<(i, j) -> (i, j)>

@@ -6,11 +6,11 @@
 // RUN: moonc-opt --moon-gpu-pipeline %s | FileCheck %s
 // RUN: moonc-opt --moon-gpu-pipeline %s --mlir-print-ir-before=gpu-module-to-binary 2>&1 >/dev/null | FileCheck %s --check-prefix=NVVM
 // RUN: moonc-opt --moon-gpu-pipeline='chip=sm_90' %s | FileCheck %s --check-prefix=SM90
-// RUN: moonc-opt --moon-gpu-pipeline %s | mlir-translate-19 --mlir-to-llvmir | FileCheck %s --check-prefix=HOST
+// RUN: moonc-opt --moon-gpu-pipeline %s | mlir-translate-22 --mlir-to-llvmir | FileCheck %s --check-prefix=HOST
 // RUN: moonc compile %s --emit ptx -o %t.ptx && FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: moonc compile %s --emit ptx --gpu-chip sm_90 -o - | FileCheck %s --check-prefix=PTX90
-// RUN: moonc compile %s --gpu --emit obj -o %t.o && llvm-nm-19 %t.o | FileCheck %s --check-prefix=OBJ
-// RUN: moonc compile %s --emit obj -o %t.cpu.o && llvm-nm-19 %t.cpu.o | FileCheck %s --check-prefix=CPU
+// RUN: moonc compile %s --gpu --emit obj -o %t.o && llvm-nm-22 %t.o | FileCheck %s --check-prefix=OBJ
+// RUN: moonc compile %s --emit obj -o %t.cpu.o && llvm-nm-22 %t.cpu.o | FileCheck %s --check-prefix=CPU
 // RUN: not moonc compile %s --emit ptx --gpu-chip sm_70 -o - 2>&1 | FileCheck %s --check-prefix=CHIP
 
 // PTX: .version 7.0
@@ -19,14 +19,14 @@
 // PTX: .maxntid 256, 1, 1
 // PTX: mov.u32 {{.*}}%tid.x;
 // PTX: cvt.rmi.f32.f32
-// PTX: st.global.f32
+// PTX: st.global.b32
 // PTX-NOT: .extern
 // PTX-NOT: __nv_
 
 // PTX90: .version 7.8
 // PTX90: .target sm_90
 
-// OBJ: r cos_exp_kernel_bin_cst
+// OBJ: r cos_exp_kernel_binary
 // OBJ: U mgpuLaunchKernel
 // OBJ: U mgpuModuleLoadJIT
 
@@ -58,13 +58,21 @@
 // SM90: .version 7.8
 // SM90-SAME: .target sm_90
 
+// MLIR 22 loads the kernel's module once, in a global constructor, and
+// unloads it in a global destructor (MLIR 19 did both around every launch).
+// HOST: @cos_exp_kernel_binary = internal constant {{.*}}\00"
+// HOST: @llvm.global_ctors = appending global {{.*}} ptr @cos_exp_kernel_load,
+// HOST: @llvm.global_dtors = appending global {{.*}} ptr @cos_exp_kernel_unload,
 // HOST-LABEL: define void @cos_exp(
-// HOST: call ptr @mgpuModuleLoadJIT(ptr @cos_exp_kernel_bin_cst
-// HOST: call ptr @mgpuModuleGetFunction(
+// HOST: %[[MODULE:.*]] = load ptr, ptr @cos_exp_kernel_module
+// HOST: call ptr @mgpuModuleGetFunction(ptr %[[MODULE]],
 // HOST: call ptr @mgpuStreamCreate()
 // HOST: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 %{{.*}}, i64 1, i64 1, i64 256, i64 1, i64 1,
 // HOST: call void @mgpuStreamSynchronize(
 // HOST: call void @mgpuStreamDestroy(
+// HOST-LABEL: define internal void @cos_exp_kernel_load()
+// HOST: call ptr @mgpuModuleLoadJIT(ptr @cos_exp_kernel_binary, i32 2)
+// HOST-LABEL: define internal void @cos_exp_kernel_unload()
 // HOST: call void @mgpuModuleUnload(
 #map = affine_map<(d0) -> (d0)>
 func.func @cos_exp(%x: memref<?xf32>, %y: memref<?xf32>) {

@@ -19,12 +19,12 @@
 // CHECK: gpu.binary @scale_vjp_ddd__kernel
 // CHECK-SAME: .visible .entry scale_vjp_ddd__kernel(
 // CHECK-NOT: atom.
-// CHECK-SAME: st.global.f32
+// CHECK-SAME: st.global.b32
 // CHECK: gpu.binary @scale_vjp_ddd__kernel_0
 // CHECK-NOT: .extern
 // CHECK-SAME: atom.global.add.f32
 // CHECK-SAME: atom.global.add.f32
-// CHECK-SAME: st.global.f32
+// CHECK-SAME: st.global.b32
 // SEQ-LABEL: llvm.func @scale_vjp
 // SEQ-NOT: gpu.launch_func
 // SEQ-NOT: gpu.binary @scale_vjp

@@ -36,6 +36,7 @@ use crate::{
 };
 use buffers::{Arg, Array, Cells};
 use evals::{Called, Eval, How, Input};
+use melior::ir::operation::OperationLike;
 use moonc_codegen::{Jit, Signature, ValueType};
 use serde_json::Value;
 use std::{

@@ -12,7 +12,7 @@ use melior::{
     ir::{
         BlockLike, Module, OperationRef,
         attribute::StringAttribute,
-        operation::{Operation, OperationRefMut},
+        operation::{Operation, OperationLike, OperationMutLike, OperationRefMut},
     },
     pass::PassManager,
 };
@@ -204,10 +204,7 @@ fn top_level_operations<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 
     let mut next = module.body().first_operation();
     while let Some(op) = next {
         operations.push(op);
-        // SAFETY: the next operation belongs to the same live module.
-        next = unsafe {
-            OperationRef::from_option_raw(mlir_sys::mlirOperationGetNextInBlock(op.to_raw()))
-        };
+        next = op.next_in_block();
     }
     operations
 }

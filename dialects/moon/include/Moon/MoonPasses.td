@@ -16,16 +16,18 @@ def MoonMathApprox : Pass<"moon-math-approx"> {
                 "approximations, so that GPU code needs no libdevice";
   let description = [{
     Expands `math` ops into simpler ones (`tan`, `sinh`, `cosh`, `asinh`,
-    `acosh`, `atanh`, `powf`, `exp2`, `fpowi`, `round`, `roundeven`,
-    `ceil`, `rsqrt`) and replaces the f32 transcendental ones (`exp`,
-    `expm1`, `log`, `log2`, `log1p`, `sin`, `cos`, `tanh`, `erf`, `atan`,
-    `atan2`, `asin`, `acos`, `cbrt`) with MLIR's polynomial approximations
+    `acosh`, `atanh`, `powf`, `exp2`, `fpowi`, `rsqrt`) and replaces the
+    f32 transcendental ones (`exp`, `expm1`, `log`, `log2`, `log1p`, `sin`,
+    `cos`, `tanh`, `erf`, `atan`, `atan2`, `asin`, `acos`, `cbrt`) with
+    MLIR's polynomial approximations
     (`populateMathPolynomialApproximationPatterns`), made of `arith` ops and
     `math` ops that NVPTX has instructions for. Of those, `floor`, `ceil`,
     `absf` and `sqrt` (f32, f64) become calls of the NVVM intrinsics
-    (`llvm.nvvm.floor.f`, `llvm.nvvm.sqrt.rn.d`, ...), since
-    convert-gpu-to-nvvm would make them libdevice calls; `fma`, `trunc`,
-    `round`, `roundeven` and `copysign` are left to it (LLVM intrinsics).
+    (`llvm.nvvm.floor.f`, `llvm.nvvm.sqrt.rn.d`, ...) and `fma`,
+    `copysign`, `round` and `roundeven` calls of LLVM's (`llvm.fma.f32`,
+    ...), since convert-gpu-to-nvvm would make them libdevice calls;
+    `absi` becomes `max(x, 0 - x)`; `trunc` and the bit counts (`ctlz`,
+    `cttz`, `ctpop`) are left to it (LLVM intrinsics).
     The pass is meant for GPU kernels (`gpu.module`), ahead of
     convert-gpu-to-nvvm.
 

@@ -52,10 +52,11 @@ bool escapesBlock(Value value) {
 void free(OpBuilder &b, Location loc, Value memref, Operation *before) {
   b.setInsertionPoint(before);
   Type token = b.getType<gpu::AsyncTokenType>();
-  Value start = b.create<gpu::WaitOp>(loc, token, ValueRange{}).getAsyncToken();
-  Value done = b.create<gpu::DeallocOp>(loc, token, ValueRange{start}, memref)
+  Value start =
+      gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
+  Value done = gpu::DeallocOp::create(b, loc, token, ValueRange{start}, memref)
                    .getAsyncToken();
-  b.create<gpu::WaitOp>(loc, Type{}, ValueRange{done});
+  gpu::WaitOp::create(b, loc, Type{}, ValueRange{done});
 }
 
 /// Replaces the allocation `op` with a host-shared gpu.alloc.
@@ -72,9 +73,9 @@ void rewrite(Operation *op) {
     sizes = alloca.getDynamicSizes();
     symbols = alloca.getSymbolOperands();
   }
-  auto shared = b.create<gpu::AllocOp>(loc, type, /*asyncToken=*/Type{},
-                                       ValueRange{}, sizes, symbols,
-                                       /*hostShared=*/true);
+  auto shared = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type{},
+                                     ValueRange{}, sizes, symbols,
+                                     /*hostShared=*/true);
   Value memref = shared.getMemref();
   op->getResult(0).replaceAllUsesWith(memref);
   for (Operation *user : llvm::make_early_inc_range(memref.getUsers())) {

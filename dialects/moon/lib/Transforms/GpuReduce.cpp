@@ -66,58 +66,58 @@ void rewrite(linalg::GenericOp op, Value f) {
   Value out = op.getDpsInitOperand(0)->get();
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto index = [&](int64_t value) {
-    return b.create<arith::ConstantIndexOp>(loc, value).getResult();
+    return arith::ConstantIndexOp::create(b, loc, value).getResult();
   };
   Value c0 = index(0), c1 = index(1), threads = index(kThreads);
-  Value n = b.create<memref::DimOp>(loc, op.getDpsInputOperand(0)->get(), 0);
+  Value n = memref::DimOp::create(b, loc, op.getDpsInputOperand(0)->get(), 0);
   // blocks = clamp(ceil(n / threads), 1, kMaxBlocks), the ceiling as
   // (n + threads - 1) / threads: convert-arith-to-llvm has no pattern for
   // arith.ceildivui, which would be left in the host code.
-  Value blocks = b.create<arith::DivUIOp>(
-      loc, b.create<arith::AddIOp>(loc, n, index(kThreads - 1)), threads);
-  blocks = b.create<arith::MinUIOp>(loc, blocks, index(kMaxBlocks));
-  blocks = b.create<arith::MaxUIOp>(loc, blocks, c1);
-  auto launch = b.create<gpu::LaunchOp>(loc, blocks, c1, c1, threads, c1, c1);
+  Value blocks = arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, n, index(kThreads - 1)), threads);
+  blocks = arith::MinUIOp::create(b, loc, blocks, index(kMaxBlocks));
+  blocks = arith::MaxUIOp::create(b, loc, blocks, c1);
+  auto launch = gpu::LaunchOp::create(b, loc, blocks, c1, c1, threads, c1, c1);
 
   b.setInsertionPointToStart(&launch.getBody().front());
   Value tx = launch.getThreadIds().x;
-  Value first = b.create<arith::AddIOp>(
-      loc,
-      b.create<arith::MulIOp>(loc, launch.getBlockIds().x,
-                              launch.getBlockSize().x),
+  Value first = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            launch.getBlockSize().x),
       tx);
-  Value stride = b.create<arith::MulIOp>(loc, launch.getGridSize().x,
-                                         launch.getBlockSize().x);
-  Value zero = b.create<arith::ConstantOp>(loc, b.getZeroAttr(element));
-  auto loop = b.create<scf::ForOp>(
-      loc, first, n, stride, ValueRange{zero},
+  Value stride = arith::MulIOp::create(b, loc, launch.getGridSize().x,
+                                       launch.getBlockSize().x);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  auto loop = scf::ForOp::create(
+      b, loc, first, n, stride, ValueRange{zero},
       [&](OpBuilder &lb, Location l, Value i, ValueRange iterArgs) {
         Block &body = op.getRegion().front();
         IRMapping map;
         for (auto [arg, input] :
              llvm::zip(body.getArguments(), op.getDpsInputs()))
-          map.map(arg, lb.create<memref::LoadOp>(l, input, i).getResult());
+          map.map(arg, memref::LoadOp::create(lb, l, input, i).getResult());
         Operation *add = body.getTerminator()->getOperand(0).getDefiningOp();
         for (Operation &inner : body.without_terminator())
           if (&inner != add)
             lb.clone(inner, map);
         Value sum =
-            lb.create<arith::AddFOp>(l, iterArgs[0], map.lookupOrDefault(f));
-        lb.create<scf::YieldOp>(l, sum);
+            arith::AddFOp::create(lb, l, iterArgs[0], map.lookupOrDefault(f));
+        scf::YieldOp::create(lb, l, sum);
       });
-  Value blockSum = b.create<gpu::AllReduceOp>(
-      loc, loop.getResult(0),
+  Value blockSum = gpu::AllReduceOp::create(
+      b, loc, loop.getResult(0),
       gpu::AllReduceOperationAttr::get(b.getContext(),
                                        gpu::AllReduceOperation::ADD),
       /*uniform=*/true);
   Value isFirst =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, tx, c0);
-  auto ifFirst = b.create<scf::IfOp>(loc, isFirst, /*withElseRegion=*/false);
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tx, c0);
+  auto ifFirst = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
-  b.create<memref::AtomicRMWOp>(loc, arith::AtomicRMWKind::addf, blockSum, out,
-                                ValueRange{});
+  memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, blockSum, out,
+                              ValueRange{});
   b.setInsertionPointAfter(ifFirst);
-  b.create<gpu::TerminatorOp>(loc);
+  gpu::TerminatorOp::create(b, loc);
   op.erase();
 }
 

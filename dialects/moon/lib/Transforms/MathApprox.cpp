@@ -9,6 +9,7 @@
 
 #include "Moon/MoonPasses.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -27,29 +28,47 @@ namespace {
 /// intrinsic NVPTX implements natively (an instruction or a short sequence
 /// LLVM expands), so that it needs no library function.
 bool isNativeOnGpu(Operation *op) {
-  return isa<math::AbsIOp, math::CopySignOp, math::CountLeadingZerosOp,
-             math::CountTrailingZerosOp, math::CtPopOp, math::FmaOp,
-             math::RoundEvenOp, math::RoundOp, math::TruncOp>(op);
+  return isa<math::CountLeadingZerosOp, math::CountTrailingZerosOp,
+             math::CtPopOp, math::TruncOp>(op);
 }
 
-/// The NVVM intrinsic that computes `op` exactly on its scalar f32 or f64
-/// type, for the math ops that convert-gpu-to-nvvm would make libdevice
-/// calls although NVPTX has instructions for them; empty for other ops.
-std::string nvvmIntrinsic(Operation *op) {
-  if (op->getNumResults() != 1 || op->getNumOperands() != 1)
+/// The intrinsic that computes `op` exactly on its scalar f32 or f64 type,
+/// for the math ops that convert-gpu-to-nvvm would make libdevice calls
+/// although NVPTX has instructions for them (MLIR 22 also sends fma,
+/// copysign, round and roundeven to libdevice); empty for other ops.
+std::string gpuIntrinsic(Operation *op) {
+  if (op->getNumResults() != 1)
     return "";
   Type type = op->getResult(0).getType();
   if (!isa<Float32Type, Float64Type>(type))
     return "";
-  const char *base = llvm::TypeSwitch<Operation *, const char *>(op)
-                         .Case([](math::FloorOp) { return "llvm.nvvm.floor"; })
-                         .Case([](math::CeilOp) { return "llvm.nvvm.ceil"; })
-                         .Case([](math::AbsFOp) { return "llvm.nvvm.fabs"; })
-                         .Case([](math::SqrtOp) { return "llvm.nvvm.sqrt.rn"; })
-                         .Default([](Operation *) { return nullptr; });
-  if (!base)
-    return "";
-  return std::string(base) + (type.isF32() ? ".f" : ".d");
+  // NVVM's own take an f/d suffix, except fabs, which LLVM 22 overloads
+  // (llvm.nvvm.fabs.f32); LLVM's generic ones are overloaded.
+  bool f32 = type.isF32();
+  std::string nvvm = f32 ? ".f" : ".d", generic = f32 ? ".f32" : ".f64";
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      .Case([&](math::FloorOp) { return "llvm.nvvm.floor" + nvvm; })
+      .Case([&](math::CeilOp) { return "llvm.nvvm.ceil" + nvvm; })
+      .Case([&](math::AbsFOp) { return "llvm.nvvm.fabs" + generic; })
+      .Case([&](math::SqrtOp) { return "llvm.nvvm.sqrt.rn" + nvvm; })
+      .Case([&](math::FmaOp) { return "llvm.fma" + generic; })
+      .Case([&](math::CopySignOp) { return "llvm.copysign" + generic; })
+      .Case([&](math::RoundOp) { return "llvm.round" + generic; })
+      .Case([&](math::RoundEvenOp) { return "llvm.roundeven" + generic; })
+      .Default([](Operation *) { return ""; });
+}
+
+/// |x| for integers as arith ops (max(x, 0 - x), so |INT_MIN| = INT_MIN as
+/// in math.absi): MLIR 22's convert-gpu-to-nvvm calls libdevice's __nv_abs.
+void expandAbsI(math::AbsIOp op) {
+  OpBuilder b(op);
+  Value x = op.getOperand();
+  Value zero =
+      arith::ConstantOp::create(b, op.getLoc(), b.getZeroAttr(x.getType()));
+  Value negated = arith::SubIOp::create(b, op.getLoc(), zero, x);
+  op.replaceAllUsesWith(
+      arith::MaxSIOp::create(b, op.getLoc(), x, negated).getResult());
+  op.erase();
 }
 
 struct MathApproxPass : public moon::impl::MoonMathApproxBase<MathApproxPass> {
@@ -58,35 +77,29 @@ struct MathApproxPass : public moon::impl::MoonMathApproxBase<MathApproxPass> {
     // First into ops the approximations know (tan into sin/cos, powf into
     // exp/log, ...), then the approximations themselves.
     RewritePatternSet expand(context);
-    populateExpandTanPattern(expand);
-    populateExpandSinhPattern(expand);
-    populateExpandCoshPattern(expand);
-    populateExpandAsinhPattern(expand);
-    populateExpandAcoshPattern(expand);
-    populateExpandAtanhPattern(expand);
-    populateExpandPowFPattern(expand);
-    populateExpandExp2FPattern(expand);
-    populateExpandFPowIPattern(expand);
-    populateExpandRsqrtPattern(expand);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(expand))))
+    math::populateExpansionPatterns(expand, {"tan", "sinh", "cosh", "asinh",
+                                             "acosh", "atanh", "powf", "exp2",
+                                             "fpowi", "rsqrt"});
+    if (failed(applyPatternsGreedily(getOperation(), std::move(expand))))
       return signalPassFailure();
 
     RewritePatternSet approximate(context);
     populateMathPolynomialApproximationPatterns(approximate);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(approximate))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(approximate))))
       return signalPassFailure();
 
-    // floor, ceil, fabs and sqrt (also those the approximations made):
-    // convert-gpu-to-nvvm would call libdevice's __nv_floorf and the like.
+    // floor, ceil, fabs, sqrt, fma, ... (also those the approximations
+    // made): convert-gpu-to-nvvm would call libdevice's __nv_floorf and the
+    // like.
+    getOperation()->walk(expandAbsI);
     getOperation()->walk([](Operation *op) {
-      std::string intrinsic = nvvmIntrinsic(op);
+      std::string intrinsic = gpuIntrinsic(op);
       if (intrinsic.empty())
         return;
       OpBuilder b(op);
-      auto call = b.create<LLVM::CallIntrinsicOp>(op->getLoc(),
-                                                  op->getResult(0).getType(),
-                                                  intrinsic, op->getOperands());
+      auto call = LLVM::CallIntrinsicOp::create(
+          b, op->getLoc(), op->getResult(0).getType(),
+          b.getStringAttr(intrinsic), op->getOperands());
       op->replaceAllUsesWith(call);
       op->erase();
     });

@@ -1,5 +1,5 @@
 //! The MLIR GPU runtime ABI over the CUDA driver: the `mgpu*` functions that
-//! MLIR 19's `gpu-to-llvm` host code calls, with the signatures of
+//! MLIR 22's `gpu-to-llvm` host code calls, with the signatures of
 //! mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp. Errors go to moonrt's
 //! last error instead of stderr; a failed call returns null or does
 //! nothing.

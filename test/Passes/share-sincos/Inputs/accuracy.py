@@ -59,7 +59,7 @@ for sets, bound in ((kernel_sets, 2.0), (libm_sets, 4.0)):
     for name, xs in sets.items():
         zeros = [0.0] * len(xs)
         run = subprocess.run(
-            [moonc, "run", program, "--entry", "sincos", "--args", json.dumps([[encode(x) for x in xs], zeros, zeros])],
+            [moonc, "run", program, "--entry", "sin_cos", "--args", json.dumps([[encode(x) for x in xs], zeros, zeros])],
             capture_output=True,
             text=True,
         )
