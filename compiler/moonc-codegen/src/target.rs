@@ -29,7 +29,11 @@ pub enum Emit {
 /// vectorizer vectorize loops that carry a strict (non-reassociable)
 /// floating-point sum, keeping the sum in order while the rest of the body,
 /// math calls included, runs on full vectors; results stay bit-identical to
-/// the scalar loop.
+/// the scalar loop. `-slp-copyable-elements=false` turns off LLVM 22's SLP
+/// trees that fill missing lanes with idempotent operations (`x * 1`): on
+/// the hand-blocked RK4 of `bench/suite`'s ode they made more shuffles than
+/// they saved (its primal as `moonc compile` builds it: 0.55 ms without
+/// them, as with LLVM 19, 0.90 ms with them).
 fn initialize() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -39,6 +43,7 @@ fn initialize() {
             c"moonc",
             c"-force-ordered-reductions",
             c"-enable-loop-flatten",
+            c"-slp-copyable-elements=false",
         ];
         let pointers: Vec<_> = arguments.iter().map(|a| a.as_ptr()).collect();
         // SAFETY: NUL-terminated static strings, read during the call.
