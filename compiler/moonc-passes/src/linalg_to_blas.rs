@@ -190,14 +190,15 @@ fn recognize(op: Op) -> Option<Product> {
                 _ => return None,
             };
         // matmul and batch_matmul carry their indexing maps, which may
-        // transpose a factor (what matmul_transpose_a/_b and their batch
-        // forms were until MLIR 21) or broadcast one: those maps decide.
-        let dims: Vec<Vec<usize>> = match op.attr("indexing_maps") {
-            Some(_) => indexing_maps(op)
+        // transpose a factor (MLIR 19 spelled that matmul_transpose_a/_b
+        // and their batch forms) or broadcast one: those maps decide.
+        let dims: Vec<Vec<usize>> = if op.attr("indexing_maps").is_some() {
+            indexing_maps(op)
                 .iter()
                 .map(|map| projected_dims(map))
-                .collect::<Option<_>>()?,
-            None => vec![a.to_vec(), b.to_vec(), c.to_vec()],
+                .collect::<Option<_>>()?
+        } else {
+            vec![a.to_vec(), b.to_vec(), c.to_vec()]
         };
         let [a, b, c] = <[Vec<usize>; 3]>::try_from(dims).ok()?;
         let operand = |i: usize, dims: Vec<usize>| Operand {
