@@ -3,7 +3,7 @@
 //! - `f`: MLIR's C interface (`_mlir_ciface_f`, renamed): scalars by value,
 //!   memrefs as pointers to descriptors, several results or a memref result
 //!   through a pointer passed first. This is what C and Rust call; see
-//!   `runtime/moonrt/include/moonrt.h`.
+//!   `runtime/moonrt/include/moonrt.h` (internal in the JIT).
 //! - `_moonc_impl_f`: the function itself, with each memref expanded into
 //!   its descriptor's fields (internal: inlined into the others).
 //! - `_moonc_packed_f(void **slots)` (JIT only): loads every LLVM-level
@@ -32,8 +32,11 @@ fn impl_name(function: &str) -> String {
 }
 
 /// Gives every C interface its function's name and hides the expanded
-/// implementation.
-pub(crate) fn expose_c_interfaces(module: &Module) {
+/// implementation. Without `exported` (the JIT, which calls only packed
+/// entries) the C interfaces are internal too, so that optimization drops
+/// them and each implementation keeps one caller, its packed entry, and is
+/// inlined into it as it is into its C interface in an object file.
+pub(crate) fn expose_c_interfaces(module: &Module, exported: bool) {
     let interfaces: Vec<FunctionValue> = module
         .get_functions()
         .filter(|f| {
@@ -50,6 +53,9 @@ pub(crate) fn expose_c_interfaces(module: &Module) {
             implementation.set_linkage(Linkage::Internal);
         }
         interface.as_global_value().set_name(name);
+        if !exported && interface.count_basic_blocks() > 0 {
+            interface.set_linkage(Linkage::Internal);
+        }
     }
 }
 

@@ -84,7 +84,7 @@ fn host_machine() -> Result<(TargetMachine, String)> {
 pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>> {
     let llvm = LlvmContext::create();
     let ir = translate::to_llvm_ir(module, &llvm)?;
-    interface::expose_c_interfaces(&ir);
+    interface::expose_c_interfaces(&ir, packed.is_empty());
     for signature in packed {
         interface::add_packed_entry(&llvm, &ir, signature)?;
     }

@@ -5,6 +5,7 @@
 use moonc_ir::pass::PassInfo;
 
 pub mod autodiff;
+pub mod blocked_loops;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
 pub mod inline_alloca_scopes;
@@ -57,6 +58,7 @@ pub static PASSES: &[&PassInfo] = &[
     &share_sincos::SHARE_SINCOS,
     &parallelize::PARALLELIZE,
     &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,
+    &blocked_loops::BLOCKED_LOOPS,
 ];
 
 /// Registers every moonc pass in MLIR's global pass registry (once per

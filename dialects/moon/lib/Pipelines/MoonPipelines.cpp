@@ -34,6 +34,9 @@ namespace mlir::moon {
 //   and the cosine of one value are versioned to compute both with one
 //   inline kernel (moon-share-sincos, which traces arguments through the
 //   math.exp ops left in such loops);
+// - loops whose bodies already work on blocks of adjacent elements are
+//   marked for LLVM's SLP vectorizer only (moon-blocked-loops), while they
+//   are still scf.for: convert-scf-to-cf carries the mark to the back edge;
 // - subviews, reshapes and casts are expanded into offset/size/stride
 //   arithmetic before memref reaches LLVM;
 // - math ops that libm implements become libm calls before
@@ -56,8 +59,8 @@ namespace mlir::moon {
 const char *const kCpuPipeline =
     "moon-uniform-buffers,func.func(convert-linalg-to-loops,convert-vector-to-"
     "scf),"
-    "moon-inline-exp,moon-share-sincos,scf-forall-to-for,expand-strided-"
-    "metadata,lower-affine,"
+    "moon-inline-exp,moon-share-sincos,scf-forall-to-for,moon-blocked-loops,"
+    "expand-strided-metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"
     "convert-scf-to-cf,convert-math-to-funcs,convert-math-to-libm,"
     "convert-vector-to-llvm,convert-math-to-llvm,finalize-memref-to-llvm,"
