@@ -62,3 +62,65 @@ func.func @vectors(%a: memref<8xf32>) {
   vector.transfer_write %w, %a[%c0] {in_bounds = [true]} : vector<4xf32>, memref<8xf32>
   return
 }
+
+// A loop over blocks of 16 adjacent elements is left to LLVM's SLP
+// vectorizer (moon-blocked-loops): its back edge says not to vectorize it.
+// CHECK-LABEL: llvm.func @blocked(
+// CHECK: llvm.br {{.*}} {loop_annotation = #
+func.func @blocked(%x: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %one = arith.constant 1.0 : f64
+  scf.for %i = %c0 to %n step %c16 {
+    %c0_ = arith.constant 0 : index
+    %i0 = arith.addi %i, %c0_ : index
+    memref.store %one, %x[%i0] : memref<?xf64>
+    %c1_ = arith.constant 1 : index
+    %i1 = arith.addi %i, %c1_ : index
+    memref.store %one, %x[%i1] : memref<?xf64>
+    %c2_ = arith.constant 2 : index
+    %i2 = arith.addi %i, %c2_ : index
+    memref.store %one, %x[%i2] : memref<?xf64>
+    %c3_ = arith.constant 3 : index
+    %i3 = arith.addi %i, %c3_ : index
+    memref.store %one, %x[%i3] : memref<?xf64>
+    %c4_ = arith.constant 4 : index
+    %i4 = arith.addi %i, %c4_ : index
+    memref.store %one, %x[%i4] : memref<?xf64>
+    %c5_ = arith.constant 5 : index
+    %i5 = arith.addi %i, %c5_ : index
+    memref.store %one, %x[%i5] : memref<?xf64>
+    %c6_ = arith.constant 6 : index
+    %i6 = arith.addi %i, %c6_ : index
+    memref.store %one, %x[%i6] : memref<?xf64>
+    %c7_ = arith.constant 7 : index
+    %i7 = arith.addi %i, %c7_ : index
+    memref.store %one, %x[%i7] : memref<?xf64>
+    %c8_ = arith.constant 8 : index
+    %i8 = arith.addi %i, %c8_ : index
+    memref.store %one, %x[%i8] : memref<?xf64>
+    %c9_ = arith.constant 9 : index
+    %i9 = arith.addi %i, %c9_ : index
+    memref.store %one, %x[%i9] : memref<?xf64>
+    %c10_ = arith.constant 10 : index
+    %i10 = arith.addi %i, %c10_ : index
+    memref.store %one, %x[%i10] : memref<?xf64>
+    %c11_ = arith.constant 11 : index
+    %i11 = arith.addi %i, %c11_ : index
+    memref.store %one, %x[%i11] : memref<?xf64>
+    %c12_ = arith.constant 12 : index
+    %i12 = arith.addi %i, %c12_ : index
+    memref.store %one, %x[%i12] : memref<?xf64>
+    %c13_ = arith.constant 13 : index
+    %i13 = arith.addi %i, %c13_ : index
+    memref.store %one, %x[%i13] : memref<?xf64>
+    %c14_ = arith.constant 14 : index
+    %i14 = arith.addi %i, %c14_ : index
+    memref.store %one, %x[%i14] : memref<?xf64>
+    %c15_ = arith.constant 15 : index
+    %i15 = arith.addi %i, %c15_ : index
+    memref.store %one, %x[%i15] : memref<?xf64>
+  }
+  return
+}
