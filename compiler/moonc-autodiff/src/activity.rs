@@ -10,7 +10,8 @@
 //! fixpoint over the whole function, so loops and stores that come later
 //! in program order are accounted for.
 
-use crate::ir::{Block, Op, Value};
+use moonc_ir::ir::{Block, Op, Value};
+use moonc_ir::linalg::split_ins_outs;
 use std::collections::HashSet;
 
 /// Operations whose memref result is a view of their first operand.
@@ -197,14 +198,6 @@ impl Activity {
             }
         }
         changed
-    }
-}
-
-/// The number of inputs and outputs of a linalg structured operation.
-pub fn split_ins_outs(op: Op) -> (usize, usize) {
-    match op.int_array("operandSegmentSizes").as_slice() {
-        [ins, outs] => (*ins as usize, *outs as usize),
-        _ => (op.operands().len(), 0),
     }
 }
 

@@ -19,7 +19,7 @@
 //! Evaluation tracks symbolic zeros (the tangent of an inactive operand):
 //! `0 * a` and `0 + a` build nothing, so inactive operands cost nothing.
 
-use crate::ir::{Builder, Op, Type, Value};
+use moonc_ir::ir::{Builder, Op, Type, Value};
 
 /// A parsed rule expression.
 #[derive(Clone, Debug, PartialEq)]

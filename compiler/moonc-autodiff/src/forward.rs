@@ -13,7 +13,7 @@
 use crate::{
     activity::Activity,
     expr,
-    ir::{Block, Builder, Ctx, Op, Region, Type, Value},
+    ir::{Block, Builder, Ctx, Op, Region, Type, Value, error_at},
     reverse,
     rules::{self, Forward},
 };
@@ -77,14 +77,6 @@ impl Key {
         }
         name
     }
-}
-
-/// Reports `message` at `op` and returns the error that says so.
-pub fn error_at(op: Op, message: &str) -> Error {
-    let text = std::ffi::CString::new(message.replace('\0', " ")).expect("no NUL bytes");
-    // SAFETY: the location is live and the message NUL-terminated.
-    unsafe { sys::mlirEmitError(op.loc().0, text.as_ptr()) };
-    Error::Reported
 }
 
 /// The type of the tangent of a value of type `ty` with `width` directions.
@@ -489,7 +481,7 @@ impl FunctionState<'_> {
 }
 
 /// The location of the operation that holds `block`.
-fn op_loc(block: Block) -> crate::ir::Loc {
+fn op_loc(block: Block) -> moonc_ir::ir::Loc {
     block.parent_op().loc()
 }
 

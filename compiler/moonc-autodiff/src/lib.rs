@@ -5,13 +5,14 @@
 pub mod activity;
 pub mod expr;
 pub mod forward;
-pub mod ir;
 pub mod ndual;
 pub mod reverse;
 pub mod rules;
 
 use melior::ir::OperationRef;
 use moonc_ir::Error;
+/// The IR view, from moonc-ir.
+use moonc_ir::ir;
 
 /// Replaces every `moon.jvp` and `moon.vjp` in `module` by a call to a
 /// generated tangent or adjoint function.
@@ -30,30 +31,5 @@ pub struct Settings {
 
 /// [`differentiate_module`] with `settings`.
 pub fn differentiate_module_with(module: OperationRef, settings: Settings) -> Result<(), Error> {
-    forward::differentiate(ir::Op(module.to_raw()), settings)
-}
-
-/// The dialects whose operations differentiation creates.
-pub fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
-    use melior::dialect::DialectHandle;
-    use mlir_sys as sys;
-    // SAFETY: these functions only return pointers to static tables.
-    let handles = unsafe {
-        [
-            sys::mlirGetDialectHandle__arith__(),
-            sys::mlirGetDialectHandle__math__(),
-            sys::mlirGetDialectHandle__memref__(),
-            sys::mlirGetDialectHandle__vector__(),
-            sys::mlirGetDialectHandle__linalg__(),
-            sys::mlirGetDialectHandle__scf__(),
-            sys::mlirGetDialectHandle__cf__(),
-            sys::mlirGetDialectHandle__func__(),
-        ]
-    };
-    handles
-        .into_iter()
-        // SAFETY: as above.
-        .map(|h| unsafe { DialectHandle::from_raw(h) })
-        .chain([moonc_ir::moon_dialect_handle()])
-        .collect()
+    forward::differentiate(moonc_ir::ir::Op(module.to_raw()), settings)
 }

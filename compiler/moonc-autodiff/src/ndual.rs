@@ -31,12 +31,12 @@
 //! forward loop and nothing is stored.
 
 use crate::{
-    activity::split_ins_outs,
     expr,
     ir::{Block, Builder, Op, Region, Value},
     reverse::{ReverseState, trip_count},
-    rules::{self, Forward, Rule, build_generic, may_alias, projected_dims},
+    rules::{self, Forward, Rule, build_generic, may_alias},
 };
+use moonc_ir::linalg::{projected_dims, split_ins_outs};
 use moonc_ir::{Error, options};
 use std::collections::HashMap;
 

@@ -38,13 +38,15 @@
 //! no callee runs twice.
 
 use crate::{
-    activity::{Activity, VIEW_OPS, root, split_ins_outs},
+    activity::{Activity, VIEW_OPS, root},
     expr::{self, Env, Expr, Term},
-    forward::{Differentiator, Key, error_at, fill},
+    forward::{Differentiator, Key, fill},
     ir::{Block, Builder, Ctx, Op, Region, Type, Value},
     rules::{self, Reverse},
 };
 use mlir_sys as sys;
+use moonc_ir::ir::error_at;
+use moonc_ir::linalg::split_ins_outs;
 use moonc_ir::{Error, moon::Activity as Act};
 use std::collections::{HashMap, HashSet};
 

@@ -13,7 +13,7 @@ use melior::{
     utility::register_all_llvm_translations,
 };
 use mlir_sys::MlirOperation;
-use moonc_ir::pass::emit_error;
+use moonc_ir::ir::error_at;
 
 /// Asks `convert-func-to-llvm` for a C interface (`_mlir_ciface_NAME`) of
 /// every public function defined in `module`, and for calls through the C
@@ -91,7 +91,7 @@ pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<(
             .as_str()
             .unwrap_or("?")
             .to_string();
-        emit_error(
+        error_at(
             op.location(),
             &format!(
                 "`{name}` cannot be compiled for the CPU: moon-cpu-pipeline lowers func, arith, \

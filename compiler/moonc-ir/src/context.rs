@@ -32,3 +32,28 @@ pub fn create_context() -> Context {
     context.load_all_available_dialects();
     context
 }
+
+/// The dialects whose operations moonc's passes create (each pass's
+/// `dependent_dialects`).
+pub fn dependent_dialects() -> Vec<DialectHandle> {
+    use mlir_sys as sys;
+    // SAFETY: these functions only return pointers to static tables.
+    let handles = unsafe {
+        [
+            sys::mlirGetDialectHandle__arith__(),
+            sys::mlirGetDialectHandle__math__(),
+            sys::mlirGetDialectHandle__memref__(),
+            sys::mlirGetDialectHandle__vector__(),
+            sys::mlirGetDialectHandle__linalg__(),
+            sys::mlirGetDialectHandle__scf__(),
+            sys::mlirGetDialectHandle__cf__(),
+            sys::mlirGetDialectHandle__func__(),
+        ]
+    };
+    handles
+        .into_iter()
+        // SAFETY: as above.
+        .map(|h| unsafe { DialectHandle::from_raw(h) })
+        .chain([moon_dialect_handle()])
+        .collect()
+}

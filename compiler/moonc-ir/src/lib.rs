@@ -6,6 +6,8 @@
 mod context;
 mod error;
 mod ffi;
+pub mod ir;
+pub mod linalg;
 pub mod moon;
 pub mod opt;
 pub mod options;
@@ -13,5 +15,5 @@ pub mod pass;
 pub mod pipeline;
 pub mod rewrite;
 
-pub use context::{create_context, dialect_registry, moon_dialect_handle};
+pub use context::{create_context, dependent_dialects, dialect_registry, moon_dialect_handle};
 pub use error::{Error, Result};

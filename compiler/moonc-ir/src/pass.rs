@@ -1,11 +1,11 @@
 //! Registration of moonc's Rust passes in MLIR's pass registry, so that
 //! `moonc-opt` (MlirOptMain) and textual pipelines know them by flag.
 
-use crate::{Error, ffi};
+use crate::{Error, ffi, ir::error_at};
 use melior::{
     Context, StringRef,
     dialect::DialectHandle,
-    ir::{Location, OperationRef, operation::OperationLike, r#type::TypeId},
+    ir::{OperationRef, operation::OperationLike, r#type::TypeId},
     pass::Pass,
 };
 use mlir_sys::{MlirLogicalResult, MlirOperation};
@@ -167,7 +167,7 @@ unsafe extern "C" fn run_pass(
         Ok(Ok(())) => false,
         Ok(Err(error)) => {
             if !matches!(error, Error::Reported) {
-                emit_error(location, &format!("{}: {error}", info.argument));
+                error_at(location, &format!("{}: {error}", info.argument));
             }
             true
         }
@@ -177,7 +177,7 @@ unsafe extern "C" fn run_pass(
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            emit_error(
+            error_at(
                 location,
                 &format!("internal compiler error in --{}: {message}", info.argument),
             );
@@ -187,14 +187,6 @@ unsafe extern "C" fn run_pass(
     MlirLogicalResult {
         value: i8::from(!failed),
     }
-}
-
-/// Reports an error diagnostic at `location` to the context's handlers.
-pub fn emit_error(location: Location, message: &str) {
-    let message =
-        std::ffi::CString::new(message.replace('\0', " ")).expect("NUL bytes were replaced");
-    // SAFETY: the location is live and the message is NUL-terminated.
-    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }
 
 #[cfg(test)]
@@ -209,13 +201,12 @@ mod tests {
     }
 
     fn reports(_: &Context, op: OperationRef, _: OptionValues) -> Result<(), Error> {
-        emit_error(op.location(), "cannot do this");
-        Err(Error::Reported)
+        Err(error_at(op.location(), "cannot do this"))
     }
 
     /// Reports the value of its option `n`.
     fn shows_option(_: &Context, op: OperationRef, options: OptionValues) -> Result<(), Error> {
-        emit_error(op.location(), &format!("n = {}", options.get("n")));
+        error_at(op.location(), &format!("n = {}", options.get("n")));
         Err(Error::Reported)
     }
 

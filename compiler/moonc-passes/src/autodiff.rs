@@ -99,7 +99,7 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
 ```
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[PassOption {
         name: "parallel-reverse",
         description: "reverse an scf.parallel with a flat body as an scf.parallel, with atomic adds into shadows iterations may share (1: on; moonc --gpu turns it on)",

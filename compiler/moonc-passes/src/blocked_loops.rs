@@ -15,7 +15,7 @@ use melior::{
         attribute::{Attribute, IntegerAttribute},
     },
 };
-use moonc_autodiff::ir::{Ctx, Op, Value};
+use moonc_ir::ir::{Ctx, Op, Value};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo, PassOption},
@@ -41,7 +41,7 @@ live). Loops that already carry a `loop_annotation` are left alone.
 `moon-cpu-pipeline` runs it before lowering `scf`.
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[PassOption {
         name: "min-offsets",
         description: "the fewest distinct constant offsets from one index into one buffer that make a loop body a block (0 turns the pass off)",

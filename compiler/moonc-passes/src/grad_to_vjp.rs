@@ -13,9 +13,10 @@ use melior::{
 };
 use moonc_ir::{
     Error,
+    ir::error_at,
     moon::{self, Activity},
     moon_dialect_handle,
-    pass::{PassInfo, emit_error},
+    pass::PassInfo,
     rewrite::{
         callee_type, collect_named, copy_discardable_attributes, is_float, replace_op,
         single_result,
@@ -83,19 +84,17 @@ fn rewrite<'c>(
         .and_then(single_result)
         .filter(|t| is_float(*t))
     else {
-        emit_error(
+        return Err(error_at(
             location,
             "callee is not a function with one floating-point result",
-        );
-        return Err(Error::Reported);
+        ));
     };
     let callee = FlatSymbolRefAttribute::try_from(op.attribute("callee")?)?;
     let Some(block) = op.block() else {
-        emit_error(
+        return Err(error_at(
             location,
             "a gradient request outside a block cannot be rewritten",
-        );
-        return Err(Error::Reported);
+        ));
     };
 
     let one = block.insert_operation_before(

@@ -4,10 +4,8 @@
 //! to implement, nested.
 
 use melior::ir::OperationRef;
-use moonc_autodiff::{
-    forward::{Key, requested_key},
-    ir::{Attr, Builder, Ctx, Op, Region, Type, Value},
-};
+use moonc_autodiff::forward::{Key, requested_key};
+use moonc_ir::ir::{Attr, Builder, Ctx, Op, Region, Type, Value};
 use moonc_ir::{Error, moon::Activity as Act, pass::PassInfo};
 
 /// The registration of `--moon-hvp-to-jvp`.
@@ -48,7 +46,7 @@ func.func private @f_hvp_grad_aa(%x: f64, %y: f64) -> (f64, f64) {
 ```
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
     run: |_, module, _| run(module),
 };

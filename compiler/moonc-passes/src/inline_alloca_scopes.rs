@@ -7,7 +7,7 @@
 //! nothing and can go.
 
 use melior::{Context, ir::OperationRef};
-use moonc_autodiff::ir::Op;
+use moonc_ir::ir::Op;
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo},
@@ -27,7 +27,7 @@ its body in front of it, replaces its results by the values its
 runs it after `convert-scf-to-openmp` under `--moon-parallel-min-trips`.
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
     run,
 };

@@ -4,7 +4,7 @@
 
 use crate::kernel::{Kernel, innermost_loop};
 use melior::{Context, ir::OperationRef};
-use moonc_autodiff::ir::{Builder, Op};
+use moonc_ir::ir::{Builder, Op};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo},
@@ -34,7 +34,7 @@ libm call (correctly rounded almost everywhere).
 traces sine and cosine arguments through the `math.exp` ops left.
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
     run,
 };

@@ -3,7 +3,7 @@
 //! library calls (so that the loops still vectorize).
 
 use mlir_sys as sys;
-use moonc_autodiff::ir::{Attr, Block, Builder, Op, Type, Value};
+use moonc_ir::ir::{Attr, Block, Builder, Op, Type, Value};
 use std::collections::HashMap;
 
 /// The loops whose math is computed by inline kernels.

@@ -23,9 +23,9 @@ pub mod vmap;
 /// with the function's argument and result types; a located error when
 /// there is none.
 pub(crate) fn requested_function(
-    module: moonc_autodiff::ir::Op,
-    op: moonc_autodiff::ir::Op,
-) -> Result<(String, moonc_autodiff::ir::Op, FunctionTypes), moonc_ir::Error> {
+    module: moonc_ir::ir::Op,
+    op: moonc_ir::ir::Op,
+) -> Result<(String, moonc_ir::ir::Op, FunctionTypes), moonc_ir::Error> {
     let callee = op
         .attr("callee")
         .and_then(|a| a.string())
@@ -35,7 +35,7 @@ pub(crate) fn requested_function(
         .and_then(|f| Some((f, f.function_type()?)))
     {
         Some((f, types)) => Ok((callee, f, types)),
-        None => Err(moonc_autodiff::forward::error_at(
+        None => Err(moonc_ir::ir::error_at(
             op,
             &format!("no function @{callee}"),
         )),
@@ -43,7 +43,7 @@ pub(crate) fn requested_function(
 }
 
 /// A function's argument and result types.
-pub(crate) type FunctionTypes = (Vec<moonc_autodiff::ir::Type>, Vec<moonc_autodiff::ir::Type>);
+pub(crate) type FunctionTypes = (Vec<moonc_ir::ir::Type>, Vec<moonc_ir::ir::Type>);
 
 /// Every moonc pass, in the order `docs/passes.md` lists them.
 pub static PASSES: &[&PassInfo] = &[

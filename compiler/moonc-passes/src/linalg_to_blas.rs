@@ -14,10 +14,9 @@
 
 use melior::{Context, ir::OperationRef};
 use mlir_sys as sys;
-use moonc_autodiff::activity::split_ins_outs;
-use moonc_autodiff::forward::error_at;
-use moonc_autodiff::ir::{Builder, Op, Region, Type, Value};
-use moonc_autodiff::rules::{indexing_maps, projected_dims};
+use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Region, Type, Value};
+use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo, PassOption},
@@ -106,7 +105,7 @@ func.func private @moonrt_dgemm(i32, i32, f64, memref<?x?xf64, strided<[?, ?], o
 ```
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[PassOption {
         name: "min-flops",
         description: "the least multiply-adds of one call for which a product calls BLAS (0 turns the pass off)",

@@ -2,7 +2,7 @@
 //! views, whether a buffer is allocated here, and whether two buffers
 //! overlap at run time.
 
-use moonc_autodiff::ir::{Builder, Type, Value};
+use moonc_ir::ir::{Builder, Type, Value};
 
 /// Views that stay within the memory of their first operand, the memref
 /// they view (not `memref.reinterpret_cast`, which may reach beyond).

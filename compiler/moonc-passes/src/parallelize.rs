@@ -13,7 +13,7 @@
 
 use crate::memory::{disjoint, fresh, root};
 use melior::{Context, ir::OperationRef};
-use moonc_autodiff::ir::{Attr, Block, Builder, Op, Region, Type, Value};
+use moonc_ir::ir::{Attr, Block, Builder, Op, Region, Type, Value};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo},
@@ -87,7 +87,7 @@ After:
 ```
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
     run,
 };

@@ -13,12 +13,9 @@
 //! each, so they need no atomics.
 
 use melior::{Context, ir::OperationRef};
-use moonc_autodiff::{
-    activity::split_ins_outs,
-    forward::error_at,
-    ir::{Builder, Op, Value},
-    rules::{indexing_maps, projected_dims},
-};
+use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Value};
+use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo, PassOption},
@@ -48,7 +45,7 @@ sequential host loop. The result differs from a sequential sum only by the
 order of the additions.
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[PassOption {
         name: "gpu",
         description: "1: a reduction this pass cannot rewrite is an error (it could not run on the GPU)",

@@ -18,7 +18,7 @@
 use crate::kernel::{Kernel, LOOPS, in_loop, rebuild};
 use crate::memory::{VIEWS, disjoint, fresh, root};
 use melior::{Context, ir::OperationRef};
-use moonc_autodiff::ir::{Block, Builder, Op, Region, Type, Value};
+use moonc_ir::ir::{Block, Builder, Op, Region, Type, Value};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo},
@@ -89,7 +89,7 @@ After:
 ```
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
     run,
 };

@@ -7,9 +7,8 @@
 //! reverse of the map that wrote the temporary then reads elementwise.
 
 use melior::{Context, ir::OperationRef};
-use moonc_autodiff::activity::split_ins_outs;
-use moonc_autodiff::ir::{Builder, Op, Value};
-use moonc_autodiff::rules::{indexing_maps, projected_dims};
+use moonc_ir::ir::{Builder, Op, Value};
+use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo},
@@ -80,7 +79,7 @@ linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]
 ```
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
     run,
 };

@@ -3,10 +3,8 @@
 //! batch elements.
 
 use melior::ir::OperationRef;
-use moonc_autodiff::{
-    forward::error_at,
-    ir::{Builder, Op, Region, Type, Value},
-};
+use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Region, Type, Value};
 use moonc_ir::{Error, pass::PassInfo};
 use std::collections::HashMap;
 
@@ -61,7 +59,7 @@ scf.for %b = %c0 to %n step %c1 {
 ```
 "#,
     op_name: "builtin.module",
-    dependent_dialects: moonc_autodiff::dependent_dialects,
+    dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
     run: |_, module, _| run(module),
 };

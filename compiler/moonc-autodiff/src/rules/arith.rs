@@ -95,7 +95,7 @@ pub const RULES: &[Rule] = &[
 
 /// `arith.extf` and `arith.truncf`: the adjoint converts back to the
 /// operand's precision.
-fn cast_reverse(s: &mut ReverseState, op: crate::ir::Op) -> Result<(), Error> {
+fn cast_reverse(s: &mut ReverseState, op: moonc_ir::ir::Op) -> Result<(), Error> {
     let (operand, result) = (op.operand(0), op.result(0));
     let Some(adjoint) = s.take_adjoint(result) else {
         return Ok(());

@@ -7,11 +7,12 @@
 
 use super::linalg::{build_generic, may_alias, snapshot};
 use crate::{
-    forward::{FunctionState, error_at},
+    forward::FunctionState,
     ir::{Builder, Op, Type, Value},
     reverse::ReverseState,
 };
 use moonc_ir::Error;
+use moonc_ir::ir::error_at;
 
 /// The derivative rule of one routine.
 pub struct Foreign {

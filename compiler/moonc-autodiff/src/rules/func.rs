@@ -73,7 +73,7 @@ fn call(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     let (key, name) = match (custom, ty) {
         (Some(custom), Some(ty)) if s.width == 1 => (Key::default_for(&callee, ty, 1), custom),
         (Some(_), _) => {
-            return Err(crate::forward::error_at(
+            return Err(moonc_ir::ir::error_at(
                 op,
                 &format!("@{callee} has a custom rule, which only serves width 1"),
             ));

@@ -7,12 +7,14 @@
 
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
-    activity::{root, split_ins_outs},
-    forward::{FunctionState, error_at, fill},
+    activity::root,
+    forward::{FunctionState, fill},
     ir::{Block, Builder, Op, Region, Type, Value},
     reverse::ReverseState,
 };
 use moonc_ir::Error;
+use moonc_ir::ir::error_at;
+use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
 use std::collections::HashMap;
 
 pub const RULES: &[Rule] = &[
@@ -356,33 +358,6 @@ pub fn accumulate(b: &mut Builder, from: Value, into: Value) {
     let args = block.args();
     let sum = Builder::before(yield_).value("arith.addf", &[args[0], args[1]], args[0].ty(), &[]);
     yield_.set_operands(&[sum]);
-}
-
-/// The indexing maps of the `linalg.generic` `op`, as text.
-pub fn indexing_maps(op: Op) -> Vec<String> {
-    op.attr("indexing_maps")
-        .expect("a linalg.generic has indexing_maps")
-        .elements()
-        .iter()
-        .map(|m| m.to_string())
-        .collect()
-}
-
-/// The dimensions an affine map's results name (`None` unless each result
-/// is a distinct bare dimension), e.g. `[1, 0]` for `(d0, d1) -> (d1, d0)`.
-pub fn projected_dims(map: &str) -> Option<Vec<usize>> {
-    let results = map.split("->").nth(1)?;
-    let results = results.trim().trim_end_matches('>').trim();
-    let inner = results.strip_prefix('(')?.strip_suffix(')')?;
-    let mut dims = vec![];
-    for r in inner.split(',').map(str::trim).filter(|r| !r.is_empty()) {
-        let d: usize = r.strip_prefix('d')?.parse().ok()?;
-        if dims.contains(&d) {
-            return None;
-        }
-        dims.push(d);
-    }
-    Some(dims)
 }
 
 /// A copy of the buffer `v` taken just before `op` in the forward sweep,

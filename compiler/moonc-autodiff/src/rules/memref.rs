@@ -8,11 +8,12 @@ use super::{
     Reverse, Rule,
 };
 use crate::{
-    forward::{FunctionState, error_at},
+    forward::FunctionState,
     ir::{Builder, Op, Value},
     reverse::ReverseState,
 };
 use moonc_ir::Error;
+use moonc_ir::ir::error_at;
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -94,7 +95,7 @@ pub const RULES: &[Rule] = &[
 
 /// The identity-on-`d0` map that reads or writes the direction dimension
 /// of a shadow with `rank` dimensions (its primal's rank plus one).
-fn direction_map(s: &FunctionState, rank: usize) -> crate::ir::Attr {
+fn direction_map(s: &FunctionState, rank: usize) -> moonc_ir::ir::Attr {
     let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
     s.ctx()
         .attr(&format!("affine_map<({}) -> (d0)>", dims.join(", ")))

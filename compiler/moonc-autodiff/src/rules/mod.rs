@@ -16,7 +16,6 @@ mod cf;
 mod func;
 mod linalg;
 pub(crate) use linalg::{build_generic, may_alias};
-pub use linalg::{indexing_maps, projected_dims};
 mod math;
 mod memref;
 mod scf;

@@ -5,11 +5,12 @@
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     activity,
-    forward::{FunctionState, error_at},
+    forward::FunctionState,
     ir::{Attr, Block, Builder, Op, Region, Type, Value},
     reverse::{ReverseState, trip_count},
 };
 use moonc_ir::Error;
+use moonc_ir::ir::error_at;
 
 pub const RULES: &[Rule] = &[
     Rule {

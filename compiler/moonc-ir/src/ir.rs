@@ -7,6 +7,7 @@
 //! erased; the differentiation passes hold them for the duration of one
 //! pass run over a module they own.
 
+use crate::Error;
 use mlir_sys as sys;
 use std::{collections::HashMap, ffi::c_void, fmt};
 
@@ -89,6 +90,28 @@ pub struct Ctx(pub sys::MlirContext);
 /// A source location.
 #[derive(Clone, Copy)]
 pub struct Loc(pub sys::MlirLocation);
+
+impl From<Op> for Loc {
+    fn from(op: Op) -> Loc {
+        op.loc()
+    }
+}
+
+impl From<melior::ir::Location<'_>> for Loc {
+    fn from(location: melior::ir::Location<'_>) -> Loc {
+        Loc(location.to_raw())
+    }
+}
+
+/// Reports `message` as an error at `at` (an operation or a location) to
+/// the context's diagnostic handlers and returns the error that says so:
+/// moonc's one way to report a located error.
+pub fn error_at(at: impl Into<Loc>, message: &str) -> Error {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).expect("NUL bytes were replaced");
+    // SAFETY: the location is live and the message NUL-terminated.
+    unsafe { sys::mlirEmitError(at.into().0, text.as_ptr()) };
+    Error::Reported
+}
 
 impl Ctx {
     /// Parses a type; panics on a malformed type (a bug in a rule).
