@@ -3,11 +3,14 @@
 //! functions that replace `moon.jvp`.
 
 pub mod activity;
+pub mod driver;
 pub mod expr;
 pub mod forward;
 pub mod ndual;
+pub mod request;
 pub mod reverse;
 pub mod rules;
+pub mod tangent;
 
 use melior::ir::OperationRef;
 use moonc_ir::Error;
@@ -31,5 +34,5 @@ pub struct Settings {
 
 /// [`differentiate_module`] with `settings`.
 pub fn differentiate_module_with(module: OperationRef, settings: Settings) -> Result<(), Error> {
-    forward::differentiate(moonc_ir::ir::Op(module.to_raw()), settings)
+    driver::differentiate(moonc_ir::ir::Op(module.to_raw()), settings)
 }

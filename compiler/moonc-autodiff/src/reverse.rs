@@ -40,8 +40,8 @@
 use crate::{
     activity::{Activity, VIEW_OPS, root},
     expr::{self, Env, Expr, Term},
-    forward::{Differentiator, Key, fill},
     ir::{Block, Builder, Ctx, Op, Region, Type, Value},
+    request::{Differentiator, Key, Names, requested_key},
     rules::{self, Reverse},
 };
 use mlir_sys as sys;
@@ -759,7 +759,7 @@ impl ReverseState<'_> {
             let mut b = self.prologue(value.block()).ok_or_else(no_shadow)?;
             let buffer = b.alloc(&name, &sizes, value.ty());
             let zero = b.float(value.ty().element(), 0.0);
-            fill(&mut b, zero, buffer);
+            b.fill(zero, buffer);
             buffer
         } else {
             let message = match name.as_str() {
@@ -1388,14 +1388,6 @@ fn narrow(b: &mut Builder, value: Value, ty: Type) -> Value {
     }
 }
 
-/// The functions generated for one key: the adjoint function, or the split
-/// pair used by calls.
-#[derive(Clone, Debug)]
-pub enum Names {
-    Combined(String),
-    Split { forward: String, reverse: String },
-}
-
 /// Checks that `key`'s activities fit `function`'s type in reverse mode.
 fn check_key(key: &Key, ty: &(Vec<Type>, Vec<Type>), at: Op) -> Result<(), Error> {
     let (inputs, outputs) = ty;
@@ -1637,7 +1629,7 @@ pub(crate) fn written_operands(op: Op) -> Vec<Value> {
 }
 
 /// Generates the adjoint function(s) of `primal` for `key`.
-pub fn generate(
+pub(crate) fn generate(
     diff: &mut Differentiator,
     primal: Op,
     key: &Key,
@@ -1645,7 +1637,6 @@ pub fn generate(
     at: Op,
 ) -> Result<Vec<(String, Op)>, Error> {
     let ctx = diff.ctx();
-    crate::forward::generate_nested(diff, primal)?;
     let ty = diff.function_type(&key.function).expect("a function");
     check_key(key, &ty, at)?;
     let (inputs, outputs) = ty;
@@ -1792,7 +1783,7 @@ pub fn generate(
                 "function_type",
                 signature(&all_inputs, &[kept_types, adjoint_types].concat()),
             );
-            crate::forward::remove_dead_code(function);
+            moonc_ir::ir::remove_dead_code(function);
             tracing::debug!(function = name, "generated an adjoint function");
             Ok(vec![(name.clone(), function)])
         }
@@ -1803,7 +1794,7 @@ pub fn generate(
             let rev = split_reverse(function, split_marker, kept.len())?;
             rev.set_attr("function_type", signature(&all_inputs, &adjoint_types));
             for f in [fwd, rev] {
-                crate::forward::remove_dead_code(f);
+                moonc_ir::ir::remove_dead_code(f);
             }
             tracing::debug!(function = reverse, "generated a split adjoint pair");
             Ok(vec![(forward.clone(), fwd), (reverse.clone(), rev)])
@@ -1969,7 +1960,7 @@ impl ReverseState<'_> {
 }
 
 /// Replaces one `moon.vjp` by a call of its adjoint function.
-pub fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
+pub(crate) fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
     let callee = op
         .attr("callee")
         .and_then(|a| a.string())
@@ -1980,7 +1971,7 @@ pub fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
             &format!("no function @{callee} to differentiate"),
         ));
     };
-    let key = crate::forward::requested_key(op, &callee, ty.clone());
+    let key = requested_key(op, &callee, ty.clone());
     // Checked here, while `op` (the error's location) still exists.
     check_key(&key, &ty, op)?;
     let default = Key::default_for(&callee, ty, 1);

@@ -953,4 +953,56 @@ impl Builder {
         let attr = self.ctx.attr(&format!("{value} : index"));
         self.value("arith.constant", &[], self.ctx.index(), &[("value", attr)])
     }
+
+    /// `linalg.fill` of `buffer` with the scalar `value`.
+    pub fn fill(&mut self, value: Value, buffer: Value) {
+        let segments = self.ctx.attr("array<i32: 1, 1>");
+        let shell = Region::new();
+        let op = self.create(
+            "linalg.fill",
+            &[value, buffer],
+            &[],
+            &[("operandSegmentSizes", segments)],
+            &[shell],
+            &[],
+        );
+        shell.destroy();
+        // SAFETY: the operation is a live linalg.fill with an empty region.
+        unsafe { sys::mlirLinalgFillBuiltinNamedOpRegion(op.0) };
+    }
+}
+
+/// Operations without side effects that dead-code removal may erase.
+fn is_pure(name: &str) -> bool {
+    (name.starts_with("arith.") || name.starts_with("math."))
+        || matches!(
+            name,
+            "vector.broadcast"
+                | "vector.transfer_read"
+                | "memref.load"
+                | "memref.dim"
+                | "memref.subview"
+                | "memref.cast"
+        )
+}
+
+/// Erases unused side-effect-free operations of a generated function:
+/// tangents nobody needs, and primal work that only fed dropped results.
+pub fn remove_dead_code(function: Op) {
+    loop {
+        let dead: Vec<Op> = function
+            .walk()
+            .into_iter()
+            .rev()
+            .filter(|op| is_pure(&op.name()) && op.results().iter().all(|r| r.is_unused()))
+            .collect();
+        if dead.is_empty() {
+            return;
+        }
+        for op in dead {
+            if op.results().iter().all(|r| r.is_unused()) {
+                op.erase();
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! to implement, nested.
 
 use melior::ir::OperationRef;
-use moonc_autodiff::forward::{Key, requested_key};
+use moonc_autodiff::request::{Key, requested_key};
 use moonc_ir::ir::{Attr, Builder, Ctx, Op, Region, Type, Value};
 use moonc_ir::{Error, moon::Activity as Act, pass::PassInfo};
 

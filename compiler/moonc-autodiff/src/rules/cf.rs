@@ -5,8 +5,8 @@
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     activity::successor_operands,
-    forward::FunctionState,
     ir::{Builder, Op, Value},
+    tangent::FunctionState,
 };
 use moonc_ir::Error;
 

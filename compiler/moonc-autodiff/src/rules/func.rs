@@ -4,9 +4,10 @@
 
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
-    forward::{FunctionState, Key},
     ir::{Builder, Op, Type, Value},
+    request::Key,
     reverse::{CallRule, ReverseState},
+    tangent::FunctionState,
 };
 use moonc_ir::{Error, moon::Activity as Act};
 
@@ -140,7 +141,7 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
                 // whose derivatives are dropped, as in forward mode.
                 let zero = s.b.float(v.ty().element(), 0.0);
                 let scratch = scratch_like(s, v)?;
-                crate::forward::fill(&mut s.b, zero, scratch);
+                s.b.fill(zero, scratch);
                 scratch
             };
             operands.push(shadow);

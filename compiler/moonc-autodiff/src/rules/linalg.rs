@@ -8,9 +8,9 @@
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     activity::root,
-    forward::{FunctionState, fill},
     ir::{Block, Builder, Op, Region, Type, Value},
     reverse::ReverseState,
+    tangent::FunctionState,
 };
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
@@ -111,7 +111,7 @@ fn fill_(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     let shadow = s.shadow(op, out)?;
     let mut b = Builder::after(op);
     let tangent = s.tangent_or_zero(&mut b, value);
-    fill(&mut b, tangent, shadow);
+    b.fill(tangent, shadow);
     Ok(())
 }
 
@@ -130,7 +130,7 @@ fn unary(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     } else {
         let mut b = Builder::after(op);
         let zero = b.float(out.ty().element(), 0.0);
-        fill(&mut b, zero, out_shadow);
+        b.fill(zero, out_shadow);
     }
     Ok(())
 }
@@ -584,7 +584,7 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         match uses[o] {
             OutUse::Overwritten => {
                 let zero = s.b.float(operands[ins + o].ty().element(), 0.0);
-                fill(&mut s.b, zero, d_outs[k]);
+                s.b.fill(zero, d_outs[k]);
             }
             OutUse::Accumulated => {}
             OutUse::Read => {

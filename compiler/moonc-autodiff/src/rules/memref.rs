@@ -8,9 +8,9 @@ use super::{
     Reverse, Rule,
 };
 use crate::{
-    forward::FunctionState,
     ir::{Builder, Op, Value},
     reverse::ReverseState,
+    tangent::FunctionState,
 };
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
@@ -220,7 +220,7 @@ fn copy(s: &mut FunctionState, op: Op) -> Result<(), Error> {
         }
         None => {
             let zero = b.float(target.ty().element(), 0.0);
-            crate::forward::fill(&mut b, zero, target_shadow);
+            b.fill(zero, target_shadow);
         }
     }
     Ok(())
@@ -351,6 +351,6 @@ fn copy_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         crate::rules::linalg::accumulate(&mut s.b, d_target, d_source);
     }
     let zero = s.b.float(target.ty().element(), 0.0);
-    crate::forward::fill(&mut s.b, zero, d_target);
+    s.b.fill(zero, d_target);
     Ok(())
 }

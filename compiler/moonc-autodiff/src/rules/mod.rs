@@ -7,7 +7,7 @@
 //! Calls of moonrt's BLAS routines have their own table, keyed on the
 //! routine (`blas.rs`).
 
-use crate::{forward::FunctionState, ir::Op, reverse::ReverseState};
+use crate::{ir::Op, reverse::ReverseState, tangent::FunctionState};
 use moonc_ir::Error;
 
 mod arith;

@@ -5,9 +5,9 @@
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     activity,
-    forward::FunctionState,
     ir::{Attr, Block, Builder, Op, Region, Type, Value},
     reverse::{ReverseState, trip_count},
+    tangent::FunctionState,
 };
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
