@@ -42,8 +42,9 @@ pub fn root(value: Value) -> Value {
 
 impl Activity {
     /// Analyses `function` (a `func.func`) whose arguments in `seeds` are
-    /// active (scalars) or have shadows (memrefs).
-    pub fn analyze(function: Op, seeds: &[Value]) -> Activity {
+    /// active (scalars) or have shadows (memrefs); `writes` gives the
+    /// buffers an operation may write (the rules know a foreign call's).
+    pub fn analyze(function: Op, seeds: &[Value], writes: fn(Op) -> Vec<Value>) -> Activity {
         let mut activity = Activity::default();
         for &seed in seeds {
             activity.mark(seed);
@@ -51,7 +52,7 @@ impl Activity {
         let ops = function.walk();
         while ops
             .iter()
-            .fold(false, |changed, &op| activity.visit(op) | changed)
+            .fold(false, |changed, &op| activity.visit(op, writes) | changed)
         {}
         activity
     }
@@ -101,7 +102,7 @@ impl Activity {
     }
 
     /// Applies one operation's propagation; returns whether anything changed.
-    fn visit(&mut self, op: Op) -> bool {
+    fn visit(&mut self, op: Op, writes: fn(Op) -> Vec<Value>) -> bool {
         let name = op.name();
         let operands = op.operands();
         let results = op.results();
@@ -121,7 +122,7 @@ impl Activity {
                 // The callee may store active values into any buffer it is
                 // given (a routine with a BLAS rule: into those it writes).
                 if self.any_active(&operands) {
-                    let buffers = crate::reverse::written_operands(op);
+                    let buffers = writes(op);
                     for &v in buffers.iter().chain(&results) {
                         changed |= self.mark(v);
                     }

@@ -167,6 +167,7 @@ pub(crate) fn generate(
     let activity = Activity::analyze(
         function,
         &seeds.iter().map(|&i| args[i]).collect::<Vec<_>>(),
+        rules::written_operands,
     );
     let mut state = FunctionState {
         diff,

@@ -3,6 +3,7 @@
 //! functions that replace `moon.jvp`.
 
 pub mod activity;
+pub mod adjoint;
 pub mod driver;
 pub mod expr;
 pub mod forward;

@@ -1,7 +1,18 @@
 //! The fused reverse of a qualifying `linalg.generic`: the generic extended
 //! with its partials, then one reducing generic per input.
 
-fn emit_generic(
+use super::plan::GenericPlan;
+use super::{constant, partials, weighted};
+use crate::ir::{Builder, Op, Value};
+use crate::reverse::ReverseState;
+use crate::rules::build_generic;
+use crate::rules::may_alias;
+use moonc_ir::Error;
+use moonc_ir::linalg::{projected_dims, split_ins_outs};
+use std::collections::HashMap;
+
+/// Emits the fused reverse of `op` by `plan`, and erases `op`.
+pub(super) fn emit_generic(
     s: &mut ReverseState,
     op: Op,
     maps: &[String],

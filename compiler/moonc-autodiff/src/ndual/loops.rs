@@ -2,7 +2,18 @@
 //! partials computed in the forward loop and accumulated there, stored on
 //! a tape or recomputed, then a loop over the iterations backwards.
 
-fn emit_loop(
+use super::plan::LoopPlan;
+use super::{constant, partials, weighted};
+use crate::ir::{Block, Builder, Op, Region, Value};
+use crate::reverse::ReverseState;
+use crate::reverse::trip_count;
+use moonc_ir::Error;
+use std::collections::HashMap;
+
+/// Emits the fused reverse of the summing or storing loop `op` by `plan`
+/// (`seeds`: the adjoints of its results at `carried`), accumulated in the
+/// forward loop itself when `in_loop`.
+pub(super) fn emit_loop(
     s: &mut ReverseState,
     op: Op,
     plan: &LoopPlan,
@@ -233,7 +244,12 @@ fn reverse_loop(
 
 /// Clones `ops` of the body of the loop `op` with `b`, at the induction
 /// value `i`; returns the mapping from the body's values to the clones'.
-fn clone_iteration(b: &mut Builder, op: Op, i: Value, ops: &[Op]) -> HashMap<Value, Value> {
+pub(super) fn clone_iteration(
+    b: &mut Builder,
+    op: Op,
+    i: Value,
+    ops: &[Op],
+) -> HashMap<Value, Value> {
     let body = op.regions()[0].entry().expect("a loop body");
     let mut mapping = HashMap::from([(body.args()[0], i)]);
     b.clone_remapped(ops, &mut mapping);
@@ -252,14 +268,14 @@ fn add_like(b: &mut Builder, lhs: Value, rhs: Value, like: Option<Op>) -> Value 
 }
 
 /// `cell += value` for a `memref<T>` cell.
-fn add_to_cell(b: &mut Builder, cell: Value, value: Value, like: Option<Op>) {
+pub(super) fn add_to_cell(b: &mut Builder, cell: Value, value: Value, like: Option<Op>) {
     let old = b.value("memref.load", &[cell], value.ty(), &[]);
     let sum = add_like(b, old, value, like);
     b.create("memref.store", &[sum, cell], &[], &[], &[], &[]);
 }
 
 /// `buffer[indices] += value`.
-fn add_to_element(b: &mut Builder, buffer: Value, indices: &[Value], value: Value) {
+pub(super) fn add_to_element(b: &mut Builder, buffer: Value, indices: &[Value], value: Value) {
     let mut operands = vec![buffer];
     operands.extend(indices);
     let old = b.value("memref.load", &operands, value.ty(), &[]);

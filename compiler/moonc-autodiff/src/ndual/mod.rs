@@ -39,14 +39,17 @@ mod loops;
 mod plan;
 mod selection;
 
+use crate::expr;
 use crate::ir::{Builder, Op, Value};
 use crate::reverse::ReverseState;
 use crate::rules;
 use crate::rules::Forward;
 use crate::rules::Rule;
-use crate::{expr};
+use generic::emit_generic;
+use loops::emit_loop;
 use moonc_ir::{Error, options};
 use plan::{in_loop, plan_generic, plan_loop};
+use selection::emit_selection;
 use std::collections::HashMap;
 
 /// The reverse of a qualifying `linalg.generic` by fused N-wide duals;

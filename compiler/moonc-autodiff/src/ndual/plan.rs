@@ -2,6 +2,15 @@
 //! documentation), and the plan the code generation follows: which
 //! outputs, inputs and loads take part, and why anything else falls back.
 
+use crate::ir::{Op, Value};
+use crate::reverse::ReverseState;
+use crate::rules;
+use crate::rules::Forward;
+use crate::rules::Rule;
+use crate::rules::may_alias;
+use moonc_ir::linalg::{projected_dims, split_ins_outs};
+use moonc_ir::options;
+
 /// Checks that `ops` are pure scalar element operations with forward rules.
 fn element_ops(ops: &[Op]) -> Result<(), String> {
     for &op in ops {
@@ -96,19 +105,24 @@ fn selected(acc: Value, next: Value) -> Option<(Value, bool)> {
 }
 
 /// How a `linalg.generic` qualifies.
-struct GenericPlan {
+pub(super) struct GenericPlan {
     /// Active outputs (positions among the outs) and the element value
     /// each is given (the yielded value, or `f` of `out + f`).
-    outs: Vec<(usize, Value, bool)>,
+    pub(super) outs: Vec<(usize, Value, bool)>,
     /// Active inputs: the element in the body and the primal it comes
     /// from, with the input's position for memref inputs (scalar inputs
     /// and captured scalars have none).
-    inputs: Vec<(Value, Value, Option<usize>)>,
+    pub(super) inputs: Vec<(Value, Value, Option<usize>)>,
     /// The operand whose shape and map the partial buffers take.
-    space: usize,
+    pub(super) space: usize,
 }
 
-fn plan_generic(s: &ReverseState, op: Op, maps: &[String]) -> Result<GenericPlan, String> {
+/// How the `linalg.generic` `op` qualifies, or why it does not.
+pub(super) fn plan_generic(
+    s: &ReverseState,
+    op: Op,
+    maps: &[String],
+) -> Result<GenericPlan, String> {
     at_top(s, op)?;
     let operands = op.operands();
     let (ins, outs) = split_ins_outs(op);
@@ -183,30 +197,30 @@ fn plan_generic(s: &ReverseState, op: Op, maps: &[String]) -> Result<GenericPlan
 }
 
 /// How a `scf.for` qualifies.
-struct LoopPlan {
+pub(super) struct LoopPlan {
     /// Carried sums with an adjoint: (position, addend, the addition).
-    sums: Vec<(usize, Value, Op)>,
+    pub(super) sums: Vec<(usize, Value, Op)>,
     /// A carried selection `acc' = maximumf/minimumf(acc, f)` with an
     /// adjoint: (position, `f`, whether `acc` is the first operand).
-    selection: Option<(usize, Value, bool)>,
+    pub(super) selection: Option<(usize, Value, bool)>,
     /// Stores into active buffers, in body order.
-    stores: Vec<Op>,
+    pub(super) stores: Vec<Op>,
     /// Active float loads (per-element inputs), in body order.
-    loads: Vec<Op>,
+    pub(super) loads: Vec<Op>,
     /// Every load, in body order.
-    all_loads: Vec<Op>,
+    pub(super) all_loads: Vec<Op>,
     /// Active loop-invariant scalars the body uses.
-    invariants: Vec<Value>,
+    pub(super) invariants: Vec<Value>,
     /// The element operations (everything else but the terminator).
-    ops: Vec<Op>,
+    pub(super) ops: Vec<Op>,
     /// The pure integer operations the indices are computed by.
-    index_ops: Vec<Op>,
+    pub(super) index_ops: Vec<Op>,
 }
 
 /// Whether the adjoints can be accumulated by the forward loop itself: it
 /// only sums, their adjoints are arguments of the function, and the
 /// function writes no memory (so shadow updates commute).
-fn in_loop(s: &ReverseState, plan: &LoopPlan, seeds: &[Value]) -> bool {
+pub(super) fn in_loop(s: &ReverseState, plan: &LoopPlan, seeds: &[Value]) -> bool {
     plan.stores.is_empty()
         && !s.writes_memory()
         && seeds
@@ -214,7 +228,9 @@ fn in_loop(s: &ReverseState, plan: &LoopPlan, seeds: &[Value]) -> bool {
             .all(|&v| v.block() == s.body() && v.defining_op().is_none())
 }
 
-fn plan_loop(s: &ReverseState, op: Op, carried: &[usize]) -> Result<LoopPlan, String> {
+/// How the `scf.for` `op` qualifies (`carried`: the positions of its
+/// results with adjoints), or why it does not.
+pub(super) fn plan_loop(s: &ReverseState, op: Op, carried: &[usize]) -> Result<LoopPlan, String> {
     at_top(s, op)?;
     let body = op.regions()[0].entry().expect("a loop body");
     let args = body.args();

@@ -1,12 +1,25 @@
 //! The reverse of a qualifying `scf.for` that selects a max or min: a scan
 //! finds the selected element again, whose inputs get the adjoint.
 
+use super::loops::{add_to_cell, add_to_element, clone_iteration};
+use super::partials;
+use super::plan::LoopPlan;
+use crate::ir::{Builder, Op, Region, Value};
+use crate::reverse::ReverseState;
+use crate::reverse::trip_count;
+use moonc_ir::Error;
+
 /// The reverse of a max/min selection loop: a scan (which vectorizes)
 /// finds the selected iteration again, the first or last element equal to
 /// the result as the derivative rule breaks ties; the adjoint goes to that
 /// element's inputs through its partials, or to the initial value when it
 /// was selected. A NaN result passes no adjoint on.
-fn emit_selection(s: &mut ReverseState, op: Op, plan: &LoopPlan, seed: Value) -> Result<(), Error> {
+pub(super) fn emit_selection(
+    s: &mut ReverseState,
+    op: Op,
+    plan: &LoopPlan,
+    seed: Value,
+) -> Result<(), Error> {
     let (j, f, first) = plan.selection.expect("a selection");
     let ctx = s.ctx();
     let index = ctx.index();

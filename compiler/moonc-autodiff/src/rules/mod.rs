@@ -7,8 +7,12 @@
 //! Calls of moonrt's BLAS routines have their own table, keyed on the
 //! routine (`blas.rs`).
 
-use crate::{ir::Op, reverse::ReverseState, tangent::FunctionState};
+use crate::{activity::VIEW_OPS, adjoint::ReverseState, tangent::FunctionState};
 use moonc_ir::Error;
+use moonc_ir::{
+    ir::{Op, Value},
+    linalg::split_ins_outs,
+};
 
 mod arith;
 pub mod blas;
@@ -101,4 +105,34 @@ mod tests {
             }
         }
     }
+}
+
+/// The memref operands `op` itself may write (not its nested operations).
+pub fn written_operands(op: Op) -> Vec<Value> {
+    let name = op.name();
+    let operands = op.operands();
+    let foreign = (name == "func.call")
+        .then(|| op.attr("callee").and_then(|a| a.string()))
+        .flatten()
+        .and_then(|callee| blas::lookup(&callee));
+    let targets: Vec<Value> = match name.as_str() {
+        _ if foreign.is_some() => {
+            let writes = foreign.map_or(&[][..], |rule| rule.writes);
+            writes.iter().map(|&i| operands[i]).collect()
+        }
+        "memref.load"
+        | "memref.dim"
+        | "memref.dealloc"
+        | "memref.rank"
+        | "memref.extract_strided_metadata" => vec![],
+        "memref.store" => vec![operands[1]],
+        "memref.copy" => vec![operands[1]],
+        _ if VIEW_OPS.contains(&name.as_str()) => vec![],
+        _ if name.starts_with("linalg.") => {
+            let (ins, _) = split_ins_outs(op);
+            operands[ins..].to_vec()
+        }
+        _ => operands,
+    };
+    targets.into_iter().filter(|t| t.ty().is_memref()).collect()
 }

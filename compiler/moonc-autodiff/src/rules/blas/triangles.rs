@@ -31,18 +31,24 @@ pub(super) fn by_position(b: &mut Builder, into: Value, ins: &[(Value, bool)], f
     let (_, block, yield_) = build_generic(b, &values, &[into], &maps, &iterators);
     let args = block.args();
     let mut e = Builder::before(yield_);
-    let index = e.ctx.index();
-    let dim = |e: &mut Builder, d: i64| {
-        let attr = e.ctx.attr(&format!("{d} : i64"));
-        e.value("linalg.index", &[], index, &[("dim", attr)])
-    };
-    let (i, j) = (dim(&mut e, 0), dim(&mut e, 1));
+    let (i, j) = element_indices(&mut e);
     let i1 = e.ctx.ty("i1");
     let (ugt, eq) = (e.ctx.attr("8 : i64"), e.ctx.attr("0 : i64"));
     let below = e.value("arith.cmpi", &[i, j], i1, &[("predicate", ugt)]);
     let diagonal = e.value("arith.cmpi", &[i, j], i1, &[("predicate", eq)]);
     let value = f(&mut e, below, diagonal, &args[..ins.len()], args[ins.len()]);
     yield_.set_operands(&[value]);
+}
+
+/// The indices `(i, j)` of the element a 2-D `linalg.generic`'s body,
+/// built with `e`, works on.
+pub(super) fn element_indices(e: &mut Builder) -> (Value, Value) {
+    let index = e.ctx.index();
+    let dim = |e: &mut Builder, d: i64| {
+        let attr = e.ctx.attr(&format!("{d} : i64"));
+        e.value("linalg.index", &[], index, &[("dim", attr)])
+    };
+    (dim(e, 0), dim(e, 1))
 }
 
 /// `into = tril(x)`: the lower triangle with the diagonal, zero above.

@@ -1,6 +1,7 @@
 //! Products and solves with a triangular matrix, by vector or matrix:
 //! `trmv`, `trsv` (level 2), `trmm`, `trsm` (level 3) and LAPACK's `trtrs`.
 
+use super::triangles::element_indices;
 use super::{add_to, call, combine, constant_flag, copy_of, dealloc, elementwise, flag, inner};
 use super::{prefix, saved, saved_after, scratch};
 use crate::forward::FunctionState;
@@ -110,12 +111,7 @@ impl Triangle {
         let args = block.args();
         let element = args[1].ty();
         let mut e = Builder::before(yield_);
-        let index = e.ctx.index();
-        let dim = |e: &mut Builder, d: i64| {
-            let attr = e.ctx.attr(&format!("{d} : i64"));
-            e.value("linalg.index", &[], index, &[("dim", attr)])
-        };
-        let (i, j) = (dim(&mut e, 0), dim(&mut e, 1));
+        let (i, j) = element_indices(&mut e);
         // ult/ugt/ule/uge on indices: strictly or weakly below/above.
         let predicate = match (self.lower, self.unit) {
             (true, true) => 8,

@@ -1,0 +1,162 @@
+//! Preparing a function for reverse mode: lifting `cf` to `scf`,
+//! generalizing named linalg operations, the buffers it writes, and the
+//! callee of each active call.
+
+use super::parallel::sequential_parallel_loops;
+use crate::{
+    activity::root,
+    adjoint::{CallRule, ReverseState},
+    request::Key,
+    rules::written_operands,
+};
+use mlir_sys as sys;
+use moonc_ir::{
+    Error,
+    ir::{Ctx, Op, Type, Value, error_at},
+    moon::Activity as Act,
+};
+use std::collections::HashSet;
+
+/// Runs `pipeline` (a textual pass pipeline anchored on `func.func`) on
+/// `function`.
+pub(crate) fn run_on_function(
+    ctx: Ctx,
+    function: Op,
+    passes: &[sys::MlirPass],
+) -> Result<(), Error> {
+    // SAFETY: the pass manager is created, used and destroyed here; it
+    // takes ownership of the passes; the function is live.
+    unsafe {
+        let anchor = "func.func";
+        let pm = sys::mlirPassManagerCreateOnOperation(
+            ctx.0,
+            sys::MlirStringRef {
+                data: anchor.as_ptr().cast(),
+                length: anchor.len(),
+            },
+        );
+        for &pass in passes {
+            sys::mlirPassManagerAddOwnedPass(pm, pass);
+        }
+        let result = sys::mlirPassManagerRunOnOp(pm, function.0);
+        sys::mlirPassManagerDestroy(pm);
+        if result.value == 0 {
+            return Err(error_at(
+                function,
+                "cannot bring this function into the structured form reverse mode needs",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Lifts unstructured control flow to `scf` and generalizes named linalg
+/// operations, when `function` has any; `parallel`: see
+/// [`sequential_parallel_loops`].
+pub(crate) fn prepare(ctx: Ctx, function: Op, parallel: bool) -> Result<(), Error> {
+    let body = function.regions()[0];
+    let ops = function.walk();
+    let mut passes = vec![];
+    if body.blocks().len() > 1 || ops.iter().any(|o| o.name().starts_with("cf.")) {
+        // SAFETY: creating a pass has no preconditions.
+        passes.push(unsafe { sys::mlirCreateConversionLiftControlFlowToSCFPass() });
+    }
+    if ops.iter().any(|o| {
+        let name = o.name();
+        name.starts_with("linalg.")
+            && name != "linalg.generic"
+            && name != "linalg.yield"
+            && name != "linalg.index"
+    }) {
+        // SAFETY: as above.
+        passes.push(unsafe { sys::mlirCreateLinalgLinalgGeneralizeNamedOpsPass() });
+    }
+    sequential_parallel_loops(ctx, function, parallel);
+    if passes.is_empty() {
+        return Ok(());
+    }
+    run_on_function(ctx, function, &passes)
+}
+
+/// The roots of the buffers `function` may write.
+pub(crate) fn written_roots(function: Op) -> HashSet<Value> {
+    let mut written = HashSet::new();
+    for op in function.walk() {
+        for t in written_operands(op) {
+            written.insert(root(t));
+        }
+    }
+    written
+}
+
+impl ReverseState<'_> {
+    /// Points every active call at the forward function of its callee's
+    /// split pair (or leaves it for a custom rule) and records how the
+    /// reverse sweep differentiates it.
+    pub(crate) fn prepare_calls(&mut self, function: Op) -> Result<(), Error> {
+        for op in function.walk() {
+            if op.name() != "func.call" {
+                continue;
+            }
+            let operands = op.operands();
+            let results = op.results();
+            let active = |v: &Value| self.activity.is_active(*v);
+            if !operands.iter().any(active) && !results.iter().any(active) {
+                continue;
+            }
+            let callee = op
+                .attr("callee")
+                .and_then(|a| a.string())
+                .expect("a callee");
+            if let Some(rule) = crate::rules::blas::lookup(&callee) {
+                self.calls.insert(op, CallRule::Foreign(rule));
+                continue;
+            }
+            let Some(ty) = self.diff.function_type(&callee) else {
+                return Err(error_at(
+                    op,
+                    &format!("no function @{callee} to differentiate"),
+                ));
+            };
+            if let Some(custom) = self.diff.custom_vjp(&callee) {
+                let key = Key::default_for(&callee, ty, 1);
+                self.calls
+                    .insert(op, CallRule::Custom(key, custom.to_string()));
+                continue;
+            }
+            if let Some(jvp) = self.diff.custom_rule(&callee) {
+                let scalar =
+                    |t: &Type| t.is_float() || !t.is_differentiable() && !t.is_float_memref();
+                if !ty.0.iter().chain(&ty.1).all(scalar) {
+                    return Err(error_at(
+                        op,
+                        &format!(
+                            "@{callee} has a custom jvp but no vjp; reverse mode can use a jvp \
+                             only for functions of float scalars: add a vjp to its \
+                             moon.custom_rule"
+                        ),
+                    ));
+                }
+                let key = Key::default_for(&callee, ty, 1);
+                self.calls
+                    .insert(op, CallRule::CustomJvp(key, jvp.to_string()));
+                continue;
+            }
+            let activity = |v: &Value, arg: bool| match (self.activity.is_active(*v), v.ty()) {
+                (true, t) if t.is_float_memref() && arg => Act::Dup,
+                (true, t) if t.is_differentiable() => Act::Active,
+                _ => Act::Const,
+            };
+            let key = Key {
+                function: callee.clone(),
+                args: operands.iter().map(|v| activity(v, true)).collect(),
+                results: results.iter().map(|v| activity(v, false)).collect(),
+                width: 1,
+            };
+            let (forward, reverse) = self.diff.request_vjp(key.clone(), true, op)?;
+            op.set_attr("callee", self.ctx().attr(&format!("@{forward}")));
+            self.calls.insert(op, CallRule::Split(key, reverse));
+        }
+        Ok(())
+    }
+}
