@@ -13,9 +13,14 @@ mod generated {
 
 pub use generated::moon::*;
 
+use crate::ir::{self, Builder};
 use melior::{
-    Context,
-    ir::{Attribute, attribute::ArrayAttribute},
+    Context, ContextRef,
+    ir::{
+        Attribute, Location, Type, Value,
+        attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute},
+        r#type::IntegerType,
+    },
 };
 
 /// How an argument or result takes part in differentiation (the ODS enum
@@ -57,6 +62,82 @@ impl Activity {
     pub fn array<'c>(context: &'c Context, activities: &[Activity]) -> ArrayAttribute<'c> {
         let attributes: Vec<_> = activities.iter().map(|a| a.attribute(context)).collect();
         ArrayAttribute::new(context, &attributes)
+    }
+}
+
+/// A derivative request (`moon.jvp` or `moon.vjp`) to build with the IR
+/// view's [`Builder`], through the generated builders.
+pub struct Request<'a> {
+    /// The function to differentiate.
+    pub callee: &'a str,
+    /// Its operands (arguments, then shadows, directions or cotangents).
+    pub operands: &'a [ir::Value],
+    /// Its result types.
+    pub results: &'a [ir::Type],
+    /// The activity of each of the callee's arguments and results.
+    pub args: &'a [Activity],
+    pub res: &'a [Activity],
+    /// The number of directions (`width`, omitted when 1; `moon.jvp` only).
+    pub width: u32,
+}
+
+impl Request<'_> {
+    /// Inserts `moon.jvp` with `b`.
+    pub fn jvp(&self, b: &mut Builder) -> ir::Op {
+        self.insert(b, true)
+    }
+
+    /// Inserts `moon.vjp` with `b`.
+    pub fn vjp(&self, b: &mut Builder) -> ir::Op {
+        self.insert(b, false)
+    }
+
+    fn insert(&self, b: &mut Builder, jvp: bool) -> ir::Op {
+        // SAFETY: the builder's context, location, values and types belong
+        // to live IR, which outlives the operation built here; `context`
+        // borrows `context_ref`, which lives until the end of the function.
+        let context_ref = unsafe { ContextRef::from_raw(b.ctx.0) };
+        let context = unsafe { context_ref.to_ref() };
+        let (location, operands, results) = unsafe {
+            (
+                Location::from_raw(b.loc.0),
+                self.operands
+                    .iter()
+                    .map(|v| Value::from_raw(v.0))
+                    .collect::<Vec<_>>(),
+                self.results
+                    .iter()
+                    .map(|t| Type::from_raw(t.0))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let callee = FlatSymbolRefAttribute::new(context, self.callee);
+        let (args, res) = (
+            Activity::array(context, self.args),
+            Activity::array(context, self.res),
+        );
+        let op = if jvp {
+            let mut builder = JvpOperation::builder(context, location)
+                .outputs(&results)
+                .inputs(&operands)
+                .callee(callee)
+                .arg_activity(args)
+                .res_activity(res);
+            if self.width > 1 {
+                let i64_type = IntegerType::new(context, 64).into();
+                builder = builder.width(IntegerAttribute::new(i64_type, self.width.into()));
+            }
+            melior::ir::Operation::from(builder.build()).into_raw()
+        } else {
+            let builder = VjpOperation::builder(context, location)
+                .outputs(&results)
+                .inputs(&operands)
+                .callee(callee)
+                .arg_activity(args)
+                .res_activity(res);
+            melior::ir::Operation::from(builder.build()).into_raw()
+        };
+        b.insert(ir::Op(op))
     }
 }
 

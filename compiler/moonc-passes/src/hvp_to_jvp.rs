@@ -5,8 +5,12 @@
 
 use melior::ir::OperationRef;
 use moonc_autodiff::request::{Key, requested_key};
-use moonc_ir::ir::{Attr, Builder, Ctx, Op, Region, Type, Value};
-use moonc_ir::{Error, moon::Activity as Act, pass::PassInfo};
+use moonc_ir::ir::{Builder, Op, Region, Type, Value};
+use moonc_ir::{
+    Error,
+    moon::{Activity as Act, Request},
+    pass::PassInfo,
+};
 
 /// The registration of `--moon-hvp-to-jvp`.
 pub static HVP_TO_JVP: PassInfo = PassInfo {
@@ -79,7 +83,6 @@ fn rewrite(module: Op, hvp: Op) -> Result<(), Error> {
     let outputs = &operands[n + varying.len()..];
 
     let mut b = Builder::before(hvp);
-    let ctx = b.ctx;
     let scratch: Vec<Value> = dups
         .iter()
         .map(|&i| zeroed_like(&mut b, args[i], inputs[i]))
@@ -92,16 +95,16 @@ fn rewrite(module: Op, hvp: Op) -> Result<(), Error> {
     arg_acts.extend(dups.iter().map(|_| Act::Dup));
     let products = key.args.iter().filter(|a| **a == Act::Active).count();
     let result_acts = vec![Act::ActiveNoNeed; products];
-    let mut attrs = vec![
-        ("callee", ctx.attr(&format!("@{helper}"))),
-        ("arg_activity", activities(ctx, &arg_acts)),
-        ("res_activity", activities(ctx, &result_acts)),
-    ];
-    if key.width > 1 {
-        attrs.push(("width", ctx.attr(&format!("{} : i64", key.width))));
-    }
     let types: Vec<Type> = hvp.results().iter().map(|v| v.ty()).collect();
-    let jvp = b.create("moon.jvp", &jvp_operands, &types, &attrs, &[], &[]);
+    let jvp = Request {
+        callee: &helper,
+        operands: &jvp_operands,
+        results: &types,
+        args: &arg_acts,
+        res: &result_acts,
+        width: key.width,
+    }
+    .jvp(&mut b);
     for (old, new) in hvp.results().iter().zip(jvp.results()) {
         old.replace_uses(new);
     }
@@ -167,29 +170,17 @@ fn gradient_function(module: Op, f: Op, key: &Key, inputs: &[Type], loss: Type) 
     let one = at.float(loss, 1.0);
     let mut operands = body.args();
     operands.push(one);
-    let vjp = at.create(
-        "moon.vjp",
-        &operands,
-        &gradients,
-        &[
-            ("callee", ctx.attr(&format!("@{}", key.function))),
-            ("arg_activity", activities(ctx, &key.args)),
-            ("res_activity", activities(ctx, &[Act::ActiveNoNeed])),
-        ],
-        &[],
-        &[],
-    );
+    let vjp = Request {
+        callee: &key.function,
+        operands: &operands,
+        results: &gradients,
+        args: &key.args,
+        res: &[Act::ActiveNoNeed],
+        width: 1,
+    }
+    .vjp(&mut at);
     at.create("func.return", &vjp.results(), &[], &[], &[], &[]);
     name
-}
-
-/// `[#moon.activity<...>, ...]`.
-fn activities(ctx: Ctx, acts: &[Act]) -> Attr {
-    let items: Vec<String> = acts
-        .iter()
-        .map(|a| format!("#moon.activity<{}>", a.keyword()))
-        .collect();
-    ctx.attr(&format!("[{}]", items.join(", ")))
 }
 
 /// A new buffer of `value`'s shape (type `ty`), filled with zeros.

@@ -2,7 +2,7 @@
 //! never carry derivatives and need no entry.
 
 use super::{Forward::Expr, Forward::Inactive, Reverse::*, Rule};
-use crate::reverse::ReverseState;
+use crate::adjoint::ReverseState;
 use moonc_ir::Error;
 
 pub const RULES: &[Rule] = &[

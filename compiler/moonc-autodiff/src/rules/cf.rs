@@ -77,7 +77,7 @@ fn branch(s: &mut FunctionState, op: Op) -> Result<(), Error> {
 
 /// Reverse mode lifts branches to `scf` first; one left means the control
 /// flow could not be lifted.
-fn unstructured(_: &mut crate::reverse::ReverseState, op: Op) -> Result<(), Error> {
+fn unstructured(_: &mut crate::adjoint::ReverseState, op: Op) -> Result<(), Error> {
     Err(moonc_ir::ir::error_at(
         op,
         "reverse mode cannot differentiate this branch: its control flow could not be lifted \

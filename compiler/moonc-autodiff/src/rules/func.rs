@@ -4,9 +4,9 @@
 
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
+    adjoint::{CallRule, ReverseState},
     ir::{Builder, Op, Type, Value},
     request::Key,
-    reverse::{CallRule, ReverseState},
     tangent::FunctionState,
 };
 use moonc_ir::{Error, moon::Activity as Act};

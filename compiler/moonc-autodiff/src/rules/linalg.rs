@@ -8,8 +8,8 @@
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     activity::root,
+    adjoint::ReverseState,
     ir::{Block, Builder, Op, Region, Type, Value},
-    reverse::ReverseState,
     tangent::FunctionState,
 };
 use moonc_ir::Error;

@@ -8,8 +8,8 @@ use super::{
     Reverse, Rule,
 };
 use crate::{
+    adjoint::ReverseState,
     ir::{Builder, Op, Value},
-    reverse::ReverseState,
     tangent::FunctionState,
 };
 use moonc_ir::Error;

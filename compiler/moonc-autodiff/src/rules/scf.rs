@@ -5,8 +5,8 @@
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     activity,
+    adjoint::{ReverseState, trip_count},
     ir::{Attr, Block, Builder, Op, Region, Type, Value},
-    reverse::{ReverseState, trip_count},
     tangent::FunctionState,
 };
 use moonc_ir::Error;
