@@ -2,8 +2,9 @@
 """The interface between the suite's runner (`run.py`) and its workloads.
 
 Each `workloads/<family>.py` defines `cases() -> list[Case]`; each case
-names a function of `workloads/<family>.mlir` (written once, in MLIR), the
-arguments it is timed on, and the same computation in JAX. `run.py` times
+names a function of `<family>.mlir` (written once, in MLIR; `mlir_path`
+says where), the arguments it is timed on, and the same computation in
+JAX. `run.py` times
 the moonc side with `moonc bench`, computes its value and gradient with
 `moonc grad`, and times and checks JAX against them.
 """
@@ -13,9 +14,17 @@ from __future__ import annotations
 import gc
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+# The MLIR of the suite's own families (seed, mooncake).
+SUITE_WORKLOADS = ROOT / "bench/suite/workloads"
+# The MLIR of the GradBench evals: built into moonc (`moonc gradbench`),
+# so it lives with the crate that builds it in.
+GRADBENCH_WORKLOADS = ROOT / "tools/moonc-gradbench/workloads"
 
 
 @dataclass
@@ -41,7 +50,7 @@ class Case:
     name: str
     # Which part of the suite: "seed", "mooncake" or "gradbench".
     group: str
-    # The MLIR file, relative to bench/suite/workloads/.
+    # The MLIR file's name, in the folder `mlir_path` gives the group.
     mlir: str
     # The primal: a function of `mlir` with one f64 result.
     entry: str
@@ -68,6 +77,12 @@ class Case:
     target: float | None = None
     # Extra `moonc` options (e.g. ["--parallel"]); none by default.
     moonc_options: list[str] = field(default_factory=list)
+
+
+def mlir_path(case: Case) -> Path:
+    """Where `case.mlir` is: among the GradBench workloads for the
+    "gradbench" group, among the suite's own otherwise."""
+    return (GRADBENCH_WORKLOADS if case.group == "gradbench" else SUITE_WORKLOADS) / case.mlir
 
 
 # Relative error (in the max norm, over each result) within which moonc

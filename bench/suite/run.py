@@ -1,8 +1,10 @@
 # bench/suite/run.py: the suite, moonc and JAX side by side (`make bench`).
 """Runs every workload of bench/suite/workloads/ through moonc and JAX in
-one run, checks that both compute the same value and gradient, and prints
-a table; writes bench/results/results.json, results.md and ratios.png, and
-the table into README.md. See bench/suite/README.md.
+one run (the GradBench evals' MLIR is moonc's own, in
+tools/moonc-gradbench/workloads/), checks that both compute the same value
+and gradient, and prints a table; writes bench/results/results.json,
+results.md and ratios.png, and the table into README.md. See
+bench/suite/README.md.
 
 Usage: run.py [--only NAME[,NAME...]] [--processes N] [--time-ms MS]
               [--no-jax] [--out DIR] [--no-readme]
@@ -28,7 +30,7 @@ SUITE = Path(__file__).resolve().parent
 ROOT = SUITE.parent.parent
 sys.path.insert(0, str(SUITE))
 
-from common import RTOL, Case, median_ns, rel_err  # noqa: E402
+from common import RTOL, Case, median_ns, mlir_path, rel_err  # noqa: E402
 
 MOONC = os.environ.get("MOONC", str(ROOT / "target/release/moonc"))
 # The order of the table's groups, then each family's own order.
@@ -75,7 +77,7 @@ def run_moonc(case: Case, work: Path, processes: int, time_ms: int) -> dict:
     """Times the case in `processes` moonc processes (the one with the
     median ratio is kept, with the range) and computes its value and
     derivative on the check arguments."""
-    mlir = str(SUITE / "workloads" / case.mlir)
+    mlir = str(mlir_path(case))
     timing = ["--time-ms", str(time_ms), *case.moonc_options]
     args = write_args(work, case.name, case.args)
     runs = []

@@ -5,8 +5,8 @@ GradBench's ba inputs hold one camera, one point, one weight and one
 feature; the tool replicates them: n cameras, m points, p observations,
 observation i seeing camera i mod n and point i mod m (GradBench's
 cpp/gradbench/evals/ba.hpp, `from_json`). `inputs()` builds the same arrays.
-The MLIR side is `ba.mlir` (its header documents the signatures and the
-Jacobian's layout); the JAX side is below.
+The MLIR side is `tools/moonc-gradbench/workloads/ba.mlir` (its header
+documents the signatures and the Jacobian's layout); the JAX side is below.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 # bench/suite/workloads/lstm.py: GradBench's `lstm` eval (ADBench's LSTM with
-# diagonal weight matrices), moonc (lstm.mlir) against JAX.
+# diagonal weight matrices), moonc (tools/moonc-gradbench/workloads/lstm.mlir)
+# against JAX.
 """GradBench `lstm`: the average cross-entropy of a 2-layer diagonal LSTM
 predicting the next character of a text from the current one.
 

@@ -1,5 +1,5 @@
 # bench/suite/workloads/ode.py: GradBench's `ode` eval (cmpad's an_ode),
-# moonc (ode.mlir) against JAX.
+# moonc (tools/moonc-gradbench/workloads/ode.mlir) against JAX.
 """GradBench `ode`: RK4 with s steps over [0, 2] of y_0' = x_0,
 y_i' = x_i * y_{i-1} (i > 0) from y(0) = 0; the differentiated function is
 the last element of the final state, with respect to x.
@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from common import Case  # noqa: E402
+from common import GRADBENCH_WORKLOADS, Case  # noqa: E402
 
 SEED = 31337
 
@@ -251,11 +251,10 @@ def mlir_text(B: int = BLOCK) -> str:
 
 
 def write_mlir(path=None):
-    """Regenerates ode.mlir: the header, @ode from `mlir_text` and
-    @ode_primal (kept verbatim from the current file)."""
-    import os
-
-    path = path or os.path.join(os.path.dirname(os.path.abspath(__file__)), "ode.mlir")
+    """Regenerates ode.mlir (in tools/moonc-gradbench/workloads/): the
+    header, @ode from `mlir_text` and @ode_primal (kept verbatim from the
+    current file)."""
+    path = path or GRADBENCH_WORKLOADS / "ode.mlir"
     old = open(path).read()
     primal = old[old.rindex("func.func @ode_primal("):]
     with open(path, "w") as f:

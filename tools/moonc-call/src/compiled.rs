@@ -1,12 +1,12 @@
 //! A function compiled together with its derivative wrappers (see
 //! [`crate::wrapper`]), called on fresh copies of its inputs. Every call
 //! binds new buffers, so what one call writes to a memref never reaches
-//! the next. The derivative calls are in [`crate::forward`] (JVPs) and
-//! [`crate::reverse`] (VJPs).
+//! the next. The derivative calls are in [`crate::jvp`] (JVPs),
+//! [`crate::vjp`] (VJPs) and [`crate::hvp`] (Hessian-vector products).
 
 use crate::{
-    CallOptions,
     failure::{Failure, Outcome},
+    frame::frame,
     json::Json,
     program::Session,
     tensor::{Inputs, Tensor},
@@ -15,6 +15,7 @@ use crate::{
 };
 use moonc_codegen::{Jit, Signature};
 use serde_json::Value;
+use std::path::Path;
 
 /// Which derivative wrappers to compile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,17 +31,18 @@ pub struct Wrappers {
 
 /// The compiled entry and the wrappers asked for.
 pub struct Compiled {
-    pub(crate) jit: Jit,
+    /// The compiled module, loaded.
+    pub jit: Jit,
     /// The entry's signature.
     pub primal: Signature,
     /// The JVP wrapper's signature, if it was compiled.
-    pub(crate) jvp: Option<Signature>,
+    pub jvp: Option<Signature>,
     /// The VJP wrapper's signature, if it was compiled.
-    pub(crate) vjp: Option<Signature>,
+    pub vjp: Option<Signature>,
     /// The HVP wrapper's signature and width, if it was compiled.
-    pub(crate) hvp: Option<(Signature, usize)>,
+    pub hvp: Option<(Signature, usize)>,
     /// The arguments the JVP and VJP wrappers differentiate.
-    pub(crate) wrt: Wrt,
+    pub wrt: Wrt,
 }
 
 /// What one call leaves behind.
@@ -69,7 +71,8 @@ impl Evaluation {
 }
 
 impl Compiled {
-    /// Compiles `call.file` with the wrappers `wrappers` of its entry and
+    /// Compiles `file` with the wrappers `wrappers` of its public function
+    /// `entry` (or its only public function when `entry` is `None`) and
     /// loads it. `inputs` makes the inputs from the entry's signature; it
     /// runs before compiling, so that bad input fails fast. The JVP and VJP
     /// wrappers differentiate with respect to `wrt`, and the inputs it
@@ -77,14 +80,14 @@ impl Compiled {
     /// the entry's signature and those inputs. The HVP wrapper, when asked
     /// for, needs every float argument differentiated.
     pub fn compile(
-        call: &CallOptions,
+        file: &Path,
+        entry: Option<&str>,
         wrt: &Wrt,
         wrappers: impl FnOnce(&Signature, &Inputs) -> Wrappers,
         inputs: impl FnOnce(&Signature) -> Outcome<Inputs>,
     ) -> Outcome<(Compiled, Inputs)> {
         let session = Session::new();
-        let (mut module, primal, location) =
-            session.load_entry(&call.file, call.entry.as_deref())?;
+        let (mut module, primal, location) = session.load_entry(file, entry)?;
         wrt.check(&primal)?;
         let inputs = inputs(&primal)?.restrict(&primal, wrt);
         let wanted = wrappers(&primal, &inputs);
@@ -136,7 +139,7 @@ impl Compiled {
     }
 
     /// The signature of a wrapper that must have been compiled.
-    pub(crate) fn wrapper<'a>(
+    pub fn wrapper<'a>(
         &self,
         signature: &'a Option<Signature>,
         what: &str,
@@ -155,7 +158,7 @@ impl Compiled {
 pub fn invoke(jit: &Jit, signature: &Signature, values: &[Value]) -> Outcome<Evaluation> {
     let mut arguments = Arguments::bind(signature, values)?;
     let mut results = Results::new(signature);
-    let (entry, mut slots) = crate::frame(jit, signature, &mut arguments, &mut results)?;
+    let (entry, mut slots) = frame(jit, signature, &mut arguments, &mut results)?;
     if crate::gpu::enabled() {
         moonrt::clear_error();
     }

@@ -159,6 +159,12 @@ impl Session {
     }
 }
 
+impl Default for Session {
+    fn default() -> Session {
+        Session::new()
+    }
+}
+
 impl Session {
     /// Differentiates `module` like [`Session::compile`] (but with
     /// `--moon-autodiff`'s `parallel-reverse`), then runs

@@ -174,7 +174,7 @@ unsafe fn memref_tensor(element: Scalar, descriptor: &[i64]) -> Tensor {
 }
 
 /// Collects the leaves of a nested list of depth `rank`, and its shape.
-pub(crate) fn flatten<'v>(
+pub fn flatten<'v>(
     value: &'v Value,
     rank: usize,
     shape: &mut Vec<usize>,
@@ -531,7 +531,7 @@ impl Results {
                 && !given.contains(&allocated)
             {
                 // SAFETY: compiled code allocates memref buffers with malloc.
-                unsafe { crate::ffi::free(allocated as *mut c_void) };
+                unsafe { libc::free(allocated as *mut c_void) };
                 storage[0] = 0;
             }
         }

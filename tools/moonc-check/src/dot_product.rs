@@ -8,7 +8,8 @@ use super::{
     draw::round,
     finite_differences::{dot, norm, random_direction, tangent_outputs, tolerance},
 };
-use crate::{forward::Jvp, random::SplitMix64, reverse::Vjp, tensor::Inputs};
+use crate::random::SplitMix64;
+use moonc_call::{jvp::Jvp, tensor::Inputs, vjp::Vjp};
 use moonc_codegen::{Scalar, Signature};
 
 /// `v` with each number rounded to the precision of its element in
@@ -75,11 +76,11 @@ pub(super) fn dot_product(signature: &Signature, pairs: &[Pair]) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
+    use moonc_call::{
         compiled::Evaluation,
         json::Json,
-        reverse::TapeUse,
         tensor::{Input, Tensor},
+        vjp::TapeUse,
     };
     use moonc_codegen::ValueType;
 
@@ -128,7 +129,7 @@ mod tests {
             arg_cotangents: vec![scalar(column(0) + if wrong { 1.0 } else { 0.0 })],
             shadows: vec![Tensor::new(Scalar::F64, &[2], vec![column(1), column(2)])],
             tape: TapeUse::default(),
-            wrt: crate::wrapper::Wrt::all(),
+            wrt: moonc_call::wrapper::Wrt::all(),
         };
         let pairs = [Pair {
             direction,

@@ -1,9 +1,9 @@
 //! The point `moonc check` works at when `--args` is not given: floats
 //! drawn uniformly from [0.5, 1.5].
 
-use crate::{
+use crate::random::SplitMix64;
+use moonc_call::{
     failure::{Failure, Outcome},
-    random::SplitMix64,
     tensor::{Input, Inputs, Tensor},
 };
 use moonc_codegen::{Scalar, Signature, ValueType};

@@ -2,13 +2,13 @@
 //! outputs, random directions, steps and tolerances per precision.
 
 use super::Verdict;
-use crate::{
+use crate::random::SplitMix64;
+use moonc_call::{
     compiled::{Compiled, Evaluation},
     failure::{Failure, Outcome},
-    forward::Jvp,
-    random::SplitMix64,
-    reverse::Vjp,
+    jvp::Jvp,
     tensor::{Input, Inputs},
+    vjp::Vjp,
     wrapper::{is_active_result, is_dup_arg},
 };
 use moonc_codegen::{Scalar, Signature, ValueType};

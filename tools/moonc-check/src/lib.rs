@@ -7,32 +7,38 @@
 //! between forward and reverse mode (with `--mode reverse`, the VJP is
 //! checked against finite differences instead). Each check prints one
 //! line; the command fails if any check fails.
+//!
+//! The function is compiled and called through `moonc-call`; this crate
+//! holds the checks (finite differences in `finite_differences.rs`, the
+//! dot-product test in `dot_product.rs`), the random point and directions
+//! (`draw.rs`, `random.rs`) and the report.
 
 mod dot_product;
 mod draw;
 mod finite_differences;
+mod random;
 
-use crate::{
-    CallOptions,
-    compiled::{Compiled, Evaluation, Wrappers},
-    failure::{Failure, Outcome},
-    forward::Jvp,
-    random::SplitMix64,
-    reverse::Vjp,
-    tensor::{Inputs, Tensor},
-    values,
-    wrapper::{Wrt, is_active_result},
-};
-use clap::ValueEnum;
 use dot_product::{Pair, dot_product, input_elements, random_vector, rounded};
 use finite_differences::{
     DIRECTIONS, finite_differences, output_count, output_elements, random_direction,
     vjp_finite_differences,
 };
+use moonc_call::{
+    compiled::{Compiled, Evaluation, Wrappers},
+    failure::{Failure, Outcome},
+    jvp::Jvp,
+    tensor::{Inputs, Tensor},
+    values,
+    vjp::Vjp,
+    wrapper::{Wrt, is_active_result},
+};
 use moonc_codegen::{Signature, ValueType};
+use random::SplitMix64;
+use std::path::Path;
 
 /// Which derivatives `moonc check` tests (`--mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum CheckMode {
     /// The JVP only: its primal and finite differences.
     Forward,
@@ -60,20 +66,31 @@ enum Verdict {
     Skipped(String),
 }
 
-/// Runs every check of `call`'s entry and prints the report on stdout;
-/// fails (after the report) when a check fails.
-pub fn check(call: &CallOptions, wrt: &Wrt, seed: u64, mode: CheckMode) -> Outcome<()> {
+/// Runs every check of the public function `entry` of `file` (or of its
+/// only public function when `entry` is `None`), at the point `args` gives
+/// (`--args`: a JSON array, or `@file.json`) or drawn from `seed`, and
+/// prints the report on stdout; fails (after the report) when a check
+/// fails.
+pub fn check(
+    file: &Path,
+    entry: Option<&str>,
+    args: Option<&str>,
+    wrt: &Wrt,
+    seed: u64,
+    mode: CheckMode,
+) -> Outcome<()> {
     let mut rng = SplitMix64::new(seed);
-    let given = call.args.as_deref().map(values::parse_args).transpose()?;
+    let given = args.map(values::parse_args).transpose()?;
     let wrappers = |signature: &Signature, inputs: &Inputs| Wrappers {
         jvp: mode.forward(),
         vjp: mode.reverse() && nothing_to_reverse(signature, inputs).is_none(),
         hvp_width: None,
     };
-    let (compiled, inputs) = Compiled::compile(call, wrt, wrappers, |signature| match &given {
-        Some(values) => Inputs::from_args(signature, values),
-        None => draw::random_inputs(signature, &mut rng),
-    })?;
+    let (compiled, inputs) =
+        Compiled::compile(file, entry, wrt, wrappers, |signature| match &given {
+            Some(values) => Inputs::from_args(signature, values),
+            None => draw::random_inputs(signature, &mut rng),
+        })?;
     let origin = match given {
         Some(_) => "from --args".to_string(),
         None => format!("drawn with seed {seed}"),

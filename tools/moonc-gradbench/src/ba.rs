@@ -3,7 +3,7 @@
 //! weights and features, observation i seeing camera i mod n and point
 //! i mod m); `objective` calls `@ba_objective` and `jacobian`
 //! `@ba_jacobian`, which write the residuals and the Jacobian's blocks into
-//! their output arguments (see `bench/suite/workloads/ba.mlir`).
+//! their output arguments (see `workloads/ba.mlir`).
 //!
 //! The outputs are those of GradBench's C++ reference (the eval validates
 //! against it): the objective as `{"reproj_error": {"elements": [2
@@ -17,12 +17,12 @@ use super::{
     buffers::{Arg, Array},
     evals::{Called, Eval, Function, How, Input},
 };
-use crate::json::Json;
+use moonc_call::json::Json;
 
 pub static EVAL: Eval = Eval {
     name: "ba",
-    file: "bench/suite/workloads/ba.mlir",
-    source: Some(include_str!("../../../../bench/suite/workloads/ba.mlir")),
+    file: "tools/moonc-gradbench/workloads/ba.mlir",
+    source: Some(include_str!("../workloads/ba.mlir")),
     functions: &[
         Function {
             name: "objective",

@@ -3,7 +3,7 @@
 //! blocks it writes), so they are bound straight from `Vec`s, without a
 //! JSON value per number (what `moonc run`'s `--args` binding takes).
 
-use crate::tensor::Tensor;
+use moonc_call::tensor::Tensor;
 use moonc_codegen::{Scalar, Signature, ValueType};
 use std::ffi::c_void;
 

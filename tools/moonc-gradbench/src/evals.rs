@@ -1,5 +1,5 @@
 //! The evals `moonc gradbench` implements: for each, its workload (an MLIR
-//! module of `bench/suite/workloads/`, built into moonc) and, for each
+//! module of `workloads/`, built into moonc) and, for each
 //! GradBench function, the workload function it calls (or differentiates)
 //! and how GradBench's input and output map to its arguments and results.
 
@@ -8,7 +8,7 @@ use super::{
     buffers::{Arg, Array},
     gmm, llsq, lse, lstm, ode,
 };
-use crate::{json::Json, tensor::Tensor};
+use moonc_call::{json::Json, tensor::Tensor};
 use serde_json::Value;
 
 /// One GradBench eval.
@@ -163,7 +163,7 @@ impl<'a> Input<'a> {
 /// (the list's structure is checked by `moonc --args`'s own reader).
 fn numbers(value: &Value, depth: usize) -> Result<(Vec<usize>, Vec<f64>), String> {
     let (mut shape, mut leaves) = (vec![], vec![]);
-    crate::values::flatten(value, depth, &mut shape, &mut leaves, &mut vec![])?;
+    moonc_call::values::flatten(value, depth, &mut shape, &mut leaves, &mut vec![])?;
     shape.resize(depth, 0);
     let data = leaves.iter().enumerate().map(|(flat, leaf)| {
         leaf.as_f64().ok_or_else(|| {

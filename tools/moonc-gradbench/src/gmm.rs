@@ -1,16 +1,16 @@
 //! GradBench's `gmm`: `objective` calls `@gmm(alpha, mu, q, l, x, gamma,
 //! m)`, `jacobian` is its gradient with respect to `alpha`, `mu`, `q` and
-//! `l` (see `bench/suite/workloads/gmm.mlir`). The input's `d`, `k` and `n`
+//! `l` (see `workloads/gmm.mlir`). The input's `d`, `k` and `n`
 //! are implied by the shapes of the lists.
 
 use super::buffers::Arg;
 use super::evals::{Called, Eval, Function, How, Input, first_result, flat};
-use crate::json::Json;
+use moonc_call::json::Json;
 
 pub static EVAL: Eval = Eval {
     name: "gmm",
-    file: "bench/suite/workloads/gmm.mlir",
-    source: Some(include_str!("../../../../bench/suite/workloads/gmm.mlir")),
+    file: "tools/moonc-gradbench/workloads/gmm.mlir",
+    source: Some(include_str!("../workloads/gmm.mlir")),
     functions: &[
         Function {
             name: "objective",

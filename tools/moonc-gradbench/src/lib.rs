@@ -4,8 +4,8 @@
 //! run moonc against GradBench's evals (see docs/gradbench.md).
 //!
 //! - `start`: answered with the tool's name and configuration.
-//! - `define`: compiles the eval's workload (`bench/suite/workloads/`, built
-//!   into moonc) with the derivative wrappers its functions need, once;
+//! - `define`: compiles the eval's workload (`workloads/`, built into
+//!   moonc) with the derivative wrappers its functions need, once;
 //!   `success: false` with an error for an eval moonc has no workload for.
 //! - `evaluate`: maps the input to the arguments of the workload's function
 //!   (or of its VJP wrapper), calls it as often as `min_runs` and
@@ -15,6 +15,9 @@
 //!
 //! A line that is not a JSON object with an `id` cannot be answered: it is
 //! reported on stderr, and the exit status is 1 at the end of the input.
+//!
+//! The workloads are the `.mlir` files of this crate's `workloads/` folder,
+//! built into moonc; `bench/suite` times the same files against JAX.
 
 mod ba;
 mod buffers;
@@ -24,27 +27,20 @@ mod llsq;
 mod lse;
 mod lstm;
 mod ode;
+mod runs;
+mod workload;
 
-use crate::{
+use moonc_call::{
     failure::{Failure, Outcome},
     json::Json,
-    program::{Session, find_entry},
-    reverse::TapeUse,
-    tensor::Tensor,
-    values::Results,
-    wrapper::{self, Wrt, is_active_arg, is_active_result, is_dup_arg},
 };
-use buffers::{Arg, Array, Cells};
-use evals::{Called, Eval, How, Input};
-use melior::ir::operation::OperationLike;
-use moonc_codegen::{Jit, Signature, ValueType};
 use serde_json::Value;
 use std::{
     collections::HashMap,
     io::{BufRead, Write},
-    path::Path,
-    time::{Duration, Instant},
+    time::Instant,
 };
+use workload::Defined;
 
 /// Serves GradBench's messages from stdin until it closes.
 pub fn serve() -> Outcome<()> {
@@ -216,287 +212,6 @@ impl Tool {
     }
 }
 
-/// An eval's workload, compiled, with what to call for each function.
-struct Defined {
-    eval: &'static Eval,
-    jit: Jit,
-    /// Per function of `eval`, in order.
-    entries: Vec<Entry>,
-}
-
-/// What one GradBench function calls.
-struct Entry {
-    /// The workload's function.
-    primal: Signature,
-    /// For a gradient: the VJP wrapper of `primal` and the arguments it
-    /// differentiates.
-    vjp: Option<(Signature, Wrt)>,
-}
-
-impl Defined {
-    /// Compiles the workload of eval `name` with a VJP wrapper for each
-    /// function that is a gradient.
-    fn compile(name: &str) -> Result<Defined, String> {
-        let eval = evals::find(name).ok_or_else(|| {
-            format!(
-                "moonc has no implementation of module `{name}`; it implements {}",
-                evals::names()
-            )
-        })?;
-        let source = eval.source.ok_or_else(|| {
-            format!(
-                "moonc has no implementation of module `{name}` yet (its workload {} is not \
-                 written)",
-                eval.file
-            )
-        })?;
-        compile_workload(eval, source)
-            .map_err(|failure| format!("compiling {} failed: {}", eval.file, message_of(&failure)))
-    }
-
-    /// Runs function `index` on `input` as often as the input asks.
-    fn evaluate(&self, index: usize, input: &Value) -> Result<(Json, Vec<u128>), String> {
-        let function = &self.eval.functions[index];
-        let input = Input::new(input)?;
-        let runs = Runs::of(&input)?;
-        let mut args = (function.arguments)(&input)?;
-        let entry = &self.entries[index];
-        let primal = &entry.primal;
-        let called = match &entry.vjp {
-            None => {
-                let run = timed(&self.jit, primal, &mut args, 0..0, runs)?;
-                Called {
-                    results: run.results,
-                    arguments: run.arguments,
-                    gradient: vec![None; primal.args.len()],
-                    timings: run.timings,
-                }
-            }
-            Some((vjp, wrt)) => {
-                // The VJP's operands: the arguments, a zero shadow per
-                // differentiated memref, the cotangent 1 per float result.
-                let first = args.len();
-                let shadows: Vec<Arg> = (primal.args.iter().zip(&args).enumerate())
-                    .filter(|(i, (t, _))| wrt.includes(*i, t) && is_dup_arg(t))
-                    .map(|(_, (_, arg))| match arg {
-                        Arg::Array(array) => Arg::Array(Array::zeros(&array.shape)),
-                        other => other.clone(),
-                    })
-                    .collect();
-                let dups = shadows.len();
-                args.extend(shadows);
-                let active = primal.results.iter().filter(|t| is_active_result(t));
-                args.extend(active.map(|_| Arg::Float(1.0)));
-                let run = timed(&self.jit, vjp, &mut args, first..first + dups, runs)?;
-                let Run {
-                    mut results,
-                    mut arguments,
-                    timings,
-                } = run;
-                let mut shadows = arguments.split_off(primal.args.len()).into_iter();
-                let mut cotangents = results.split_off(primal.results.len()).into_iter();
-                let gradient = (primal.args.iter().enumerate())
-                    .map(|(i, t)| {
-                        if !wrt.includes(i, t) {
-                            None
-                        } else if is_dup_arg(t) {
-                            shadows.next()
-                        } else if is_active_arg(t) {
-                            cotangents.next()
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
-                Called {
-                    results,
-                    arguments,
-                    gradient,
-                    timings,
-                }
-            }
-        };
-        let output = (function.output)(&input, &called)?;
-        Ok((output, called.timings))
-    }
-}
-
-/// Parses and compiles `eval`'s workload `source`.
-fn compile_workload(eval: &'static Eval, source: &str) -> Outcome<Defined> {
-    let session = Session::new();
-    let mut module = moonc_ir::pipeline::parse_module(&session.context, source, eval.file)
-        .ok_or_else(|| {
-            session
-                .diagnostics
-                .failure(&format!("{} is not valid MLIR", eval.file))
-        })?;
-    if !module.as_operation().verify() {
-        return Err(session
-            .diagnostics
-            .failure(&format!("{} does not verify", eval.file)));
-    }
-    let path = Path::new(eval.file);
-    // (signature, location) of each entry, before the module changes.
-    let mut found: Vec<(Signature, String)> = vec![];
-    for function in eval.functions {
-        let (op, signature) = find_entry(&session, &module, path, function.entry)?;
-        if (signature.results.iter()).any(|t| matches!(t, ValueType::MemRef { .. })) {
-            return Err(Failure::new(format!(
-                "@{} returns a memref: moonc gradbench takes outputs from scalar results \
-                 and memref arguments only",
-                signature.name
-            )));
-        }
-        found.push((signature, op.location().to_string()));
-    }
-    let mut packed: Vec<Signature> = vec![];
-    let mut entries = vec![];
-    // The VJP wrappers made so far, by entry.
-    let mut wrappers: HashMap<&str, (Signature, Wrt)> = HashMap::new();
-    for (function, (primal, location)) in eval.functions.iter().zip(found) {
-        if !packed.iter().any(|s| s.name == primal.name) {
-            packed.push(primal.clone());
-        }
-        let vjp = match function.how {
-            How::Call => None,
-            How::Gradient { wrt } => {
-                let wrt = Wrt::parse(wrt)?;
-                wrt.check(&primal)?;
-                if let Some((signature, made)) = wrappers.get(function.entry) {
-                    if *made != wrt {
-                        return Err(Failure::new(format!(
-                            "internal error: two gradients of @{} with respect to different \
-                             arguments",
-                            primal.name
-                        )));
-                    }
-                    Some((signature.clone(), wrt))
-                } else {
-                    let made = wrapper::vjp_wrapper(&primal, &location, &wrt);
-                    session.add_function(&mut module, &made.name, &made.text)?;
-                    packed.push(made.signature.clone());
-                    wrappers.insert(function.entry, (made.signature.clone(), wrt.clone()));
-                    Some((made.signature, wrt))
-                }
-            }
-        };
-        entries.push(Entry { primal, vjp });
-    }
-    let jit = session.jit(&mut module, &packed)?;
-    Ok(Defined { eval, jit, entries })
-}
-
-/// How often to run a function: at least `min_runs` times, and until the
-/// runs took `min_seconds` in all (GradBench's `Runs`; 1 and 0 when left
-/// out). There is always at least one run, for the output.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Runs {
-    min_runs: u64,
-    min_seconds: f64,
-}
-
-impl Runs {
-    fn of(input: &Input) -> Result<Runs, String> {
-        let min_runs = match input.get("min_runs") {
-            None => 1,
-            Some(v) => v
-                .as_u64()
-                .ok_or_else(|| format!("min_runs must be a non-negative integer, not `{v}`"))?,
-        };
-        let min_seconds = match input.get("min_seconds") {
-            None => 0.0,
-            Some(v) => v
-                .as_f64()
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .ok_or_else(|| format!("min_seconds must be a non-negative number, not `{v}`"))?,
-        };
-        Ok(Runs {
-            min_runs,
-            min_seconds,
-        })
-    }
-
-    /// Whether `count` runs that took `total` are enough.
-    fn done(&self, count: u64, total: Duration) -> bool {
-        count >= self.min_runs.max(1) && total.as_secs_f64() >= self.min_seconds
-    }
-}
-
-/// What the last of several timed calls left.
-struct Run {
-    /// Every result of the called function.
-    results: Vec<Tensor>,
-    /// The final value of every argument of the called function.
-    arguments: Vec<Tensor>,
-    /// The time of each call, in nanoseconds.
-    timings: Vec<u128>,
-}
-
-/// Calls `signature`'s entry point in `jit` on `args` as often as `runs`
-/// asks, timing each call; before each, the arrays at `zero` (the VJP's
-/// shadows, which it adds to) are set to zero, inside the timed region.
-/// The arguments are bound once: a function that changes its memref
-/// arguments sees what the previous call left.
-fn timed(
-    jit: &Jit,
-    signature: &Signature,
-    args: &mut [Arg],
-    zero: std::ops::Range<usize>,
-    runs: Runs,
-) -> Result<Run, String> {
-    let mut cells = Cells::bind(signature, args)?;
-    let mut results = Results::new(signature);
-    let entry = jit.packed(signature).map_err(|e| e.to_string())?;
-    let mut slots = cells.slots();
-    slots.extend(results.slots());
-    let mut timings = vec![];
-    let mut total = Duration::ZERO;
-    let ((), tape) = TapeUse::around(|| {
-        loop {
-            let start = Instant::now();
-            for arg in &mut args[zero.clone()] {
-                if let Arg::Array(array) = arg {
-                    array.zero();
-                }
-            }
-            // SAFETY: the slots were laid out for this entry point's
-            // signature; the arrays stay where they are (zeroing does not
-            // move them), and `cells` outlives the calls.
-            unsafe { entry(slots.as_mut_ptr()) };
-            let elapsed = start.elapsed();
-            timings.push(elapsed.as_nanos());
-            total += elapsed;
-            if runs.done(timings.len() as u64, total) {
-                break;
-            }
-        }
-    });
-    drop(cells);
-    if let Some(error) = &tape.error {
-        return Err(format!("@{} reported an error: {error}", signature.name));
-    }
-    if tape.left != 0 {
-        return Err(format!(
-            "@{} left {} bytes on moonrt's tape (a bug in the generated reverse code)",
-            signature.name, tape.left
-        ));
-    }
-    Ok(Run {
-        // SAFETY: the last call stored every result (scalars only, as
-        // `compile_workload` checked).
-        results: unsafe { results.tensors() },
-        arguments: args
-            .iter()
-            .map(|arg| match arg {
-                Arg::Array(array) => array.tensor(),
-                Arg::Float(x) => Tensor::new(moonc_codegen::Scalar::F64, &[], vec![*x]),
-                Arg::Int(n) => Tensor::new(moonc_codegen::Scalar::I64, &[], vec![*n as f64]),
-            })
-            .collect(),
-        timings,
-    })
-}
-
 /// What the start response says about how moonc compiles.
 fn config() -> Json {
     Json::object([
@@ -558,15 +273,6 @@ fn string_field<'a>(
         )),
         None => Err(format!("the message has no {key}")),
     }
-}
-
-/// A failure's message without moonc's `moonc: error: ` prefix.
-fn message_of(failure: &Failure) -> String {
-    failure
-        .0
-        .strip_prefix("moonc: error: ")
-        .unwrap_or(&failure.0)
-        .to_string()
 }
 
 /// `a`, `b` and `c`.
@@ -638,33 +344,5 @@ mod tests {
             error.0.contains("3 messages could not be answered"),
             "{error}"
         );
-    }
-
-    #[test]
-    fn runs_default_to_one_and_are_checked() {
-        let runs = |v: Value| Runs::of(&Input::new(&v).unwrap());
-        assert_eq!(
-            runs(json!({})),
-            Ok(Runs {
-                min_runs: 1,
-                min_seconds: 0.0
-            })
-        );
-        let some = runs(json!({"min_runs": 3, "min_seconds": 0.5})).unwrap();
-        assert!(!some.done(2, Duration::from_secs(1)));
-        assert!(!some.done(3, Duration::from_millis(100)));
-        assert!(some.done(3, Duration::from_millis(500)));
-        assert!(
-            runs(json!({"min_runs": 0}))
-                .unwrap()
-                .done(1, Duration::ZERO)
-        );
-        assert!(
-            !runs(json!({"min_runs": 0}))
-                .unwrap()
-                .done(0, Duration::ZERO)
-        );
-        assert!(runs(json!({"min_runs": -1})).is_err());
-        assert!(runs(json!({"min_seconds": "1"})).is_err());
     }
 }

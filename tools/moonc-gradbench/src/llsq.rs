@@ -1,13 +1,13 @@
 //! GradBench's `llsq`: `primal` calls `@llsq(x, n)`, `gradient` is its
-//! gradient with respect to `x` (see `bench/suite/workloads/llsq.mlir`).
+//! gradient with respect to `x` (see `workloads/llsq.mlir`).
 
 use super::buffers::Arg;
 use super::evals::{Eval, Function, How, Input, first_result, gradient_of_first};
 
 pub static EVAL: Eval = Eval {
     name: "llsq",
-    file: "bench/suite/workloads/llsq.mlir",
-    source: Some(include_str!("../../../../bench/suite/workloads/llsq.mlir")),
+    file: "tools/moonc-gradbench/workloads/llsq.mlir",
+    source: Some(include_str!("../workloads/llsq.mlir")),
     functions: &[
         Function {
             name: "primal",

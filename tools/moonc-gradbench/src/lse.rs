@@ -1,13 +1,13 @@
 //! GradBench's `lse`: `primal` calls `@lse(x)`, `gradient` is its gradient
-//! with respect to `x` (see `bench/suite/workloads/lse.mlir`).
+//! with respect to `x` (see `workloads/lse.mlir`).
 
 use super::buffers::Arg;
 use super::evals::{Eval, Function, How, Input, first_result, gradient_of_first};
 
 pub static EVAL: Eval = Eval {
     name: "lse",
-    file: "bench/suite/workloads/lse.mlir",
-    source: Some(include_str!("../../../../bench/suite/workloads/lse.mlir")),
+    file: "tools/moonc-gradbench/workloads/lse.mlir",
+    source: Some(include_str!("../workloads/lse.mlir")),
     functions: &[
         Function {
             name: "primal",

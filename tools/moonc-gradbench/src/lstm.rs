@@ -1,16 +1,16 @@
 //! GradBench's `lstm`: `objective` calls `@lstm(main_params, extra_params,
 //! state, sequence)`, `jacobian` is its gradient with respect to
 //! `main_params` and `extra_params`, each flattened row by row and
-//! concatenated (see `bench/suite/workloads/lstm.mlir`).
+//! concatenated (see `workloads/lstm.mlir`).
 
 use super::buffers::Arg;
 use super::evals::{Called, Eval, Function, How, Input, first_result};
-use crate::json::Json;
+use moonc_call::json::Json;
 
 pub static EVAL: Eval = Eval {
     name: "lstm",
-    file: "bench/suite/workloads/lstm.mlir",
-    source: Some(include_str!("../../../../bench/suite/workloads/lstm.mlir")),
+    file: "tools/moonc-gradbench/workloads/lstm.mlir",
+    source: Some(include_str!("../workloads/lstm.mlir")),
     functions: &[
         Function {
             name: "objective",

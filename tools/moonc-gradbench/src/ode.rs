@@ -1,16 +1,16 @@
 //! GradBench's `ode`: `primal` calls `@ode_primal(x, s, out)` and answers
 //! the final state it writes into `out`; `gradient` is the gradient of
 //! `@ode(x, s)` (the final state's last element) with respect to `x` (see
-//! `bench/suite/workloads/ode.mlir`).
+//! `workloads/ode.mlir`).
 
 use super::buffers::{Arg, Array};
 use super::evals::{Called, Eval, Function, How, Input, flat, gradient_of_first};
-use crate::json::Json;
+use moonc_call::json::Json;
 
 pub static EVAL: Eval = Eval {
     name: "ode",
-    file: "bench/suite/workloads/ode.mlir",
-    source: Some(include_str!("../../../../bench/suite/workloads/ode.mlir")),
+    file: "tools/moonc-gradbench/workloads/ode.mlir",
+    source: Some(include_str!("../workloads/ode.mlir")),
     functions: &[
         Function {
             name: "primal",

@@ -1,6 +1,6 @@
-// bench/suite/workloads/lstm.mlir: GradBench's `lstm` eval (ADBench's LSTM,
-// whose weight "matrices" are diagonal), the objective whose gradient with
-// respect to the parameters GradBench asks for.
+// tools/moonc-gradbench/workloads/lstm.mlir: GradBench's `lstm` eval
+// (ADBench's LSTM, whose weight "matrices" are diagonal), the objective whose
+// gradient with respect to the parameters GradBench asks for.
 //
 // func.func @lstm(%main_params: memref<?x?xf64>, %extra_params: memref<?x?xf64>,
 //                 %state: memref<?x?xf64>, %sequence: memref<?x?xf64>) -> f64

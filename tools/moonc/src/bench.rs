@@ -24,14 +24,15 @@
 //! per call like the times, as the mean over the stack positions of the
 //! median at each (`primal_blas_ns` and `grad_blas_ns`, when not zero).
 
-use crate::{
-    CallOptions,
+use crate::CallOptions;
+use moonc_call::{
     compiled::{Compiled, Wrappers},
     failure::{Failure, Outcome},
+    frame::frame,
     json::Json,
-    reverse::{TapeUse, shadow_dimension, vjp_values},
     tensor::Inputs,
     values::{self, Arguments, Results},
+    vjp::{TapeUse, shadow_dimension, vjp_values},
     wrapper::{Wrt, is_active_result},
 };
 use std::time::{Duration, Instant};
@@ -120,14 +121,15 @@ impl Gradient {
             ..Wrappers::default()
         };
         let (compiled, inputs) =
-            Compiled::compile(call, wrt, wrappers, |s| Inputs::from_args(s, &values)).map_err(
-                |failure| {
-                    Failure(format!(
-                        "{failure}\n  note: the gradient is timed too; --primal-only times \
+            Compiled::compile(&call.file, call.entry.as_deref(), wrt, wrappers, |s| {
+                Inputs::from_args(s, &values)
+            })
+            .map_err(|failure| {
+                Failure(format!(
+                    "{failure}\n  note: the gradient is timed too; --primal-only times \
                          the primal alone"
-                    ))
-                },
-            )?;
+                ))
+            })?;
         let primal = &compiled.primal;
         let zeros = vec![0.0; shadow_dimension(primal, &inputs)];
         let operands = vjp_values(primal, &inputs, &[1.0], &zeros)?;
@@ -154,7 +156,7 @@ impl Gradient {
         let signature = compiled.wrapper(&compiled.vjp, "VJP")?;
         let mut results = Results::new(signature);
         let (entry, mut slots) =
-            crate::frame(&compiled.jit, signature, &mut self.arguments, &mut results)?;
+            frame(&compiled.jit, signature, &mut self.arguments, &mut results)?;
         let (arguments, shadows) = (&mut self.arguments, self.shadows.clone());
         let mut call = |differentiate: bool| {
             arguments.zero(shadows.clone());

@@ -9,37 +9,26 @@
 //! on stderr and exit status 1.
 
 mod bench;
-mod check;
-mod compiled;
 mod derivatives;
-mod diagnostics;
-mod failure;
-mod ffi;
-mod forward;
-mod gpu;
-mod gradbench;
-mod json;
 mod output;
-mod program;
-mod random;
-mod reverse;
-mod tensor;
-mod values;
-mod wrapper;
 
-use check::CheckMode;
 use clap::{Parser, Subcommand, ValueEnum};
 use derivatives::Mode;
-use failure::{Failure, Outcome};
-use json::Json;
+use moonc_call::{
+    failure::{Failure, Outcome},
+    frame::{Frame, frame},
+    gpu,
+    json::Json,
+    program::{self, Session},
+    values::{self, Arguments, Results},
+    wrapper,
+};
+use moonc_check::CheckMode;
 use moonc_codegen::{Emit, Jit, Signature};
-use program::Session;
 use std::{
-    ffi::c_void,
     path::{Path, PathBuf},
     time::Instant,
 };
-use values::{Arguments, Results};
 
 /// Libraries compiled code needs at link time: glibc's vector math (libmvec)
 /// and libm.
@@ -201,7 +190,8 @@ enum Command {
     },
     /// Serve GradBench's protocol on stdin and stdout: a GradBench tool
     /// for the evals lse, llsq, gmm, lstm, ode and ba, whose workloads
-    /// (bench/suite/workloads) are built in (see docs/gradbench.md).
+    /// (tools/moonc-gradbench/workloads) are built in (see
+    /// docs/gradbench.md).
     Gradbench,
     /// Print the GPU `--gpu` runs on (`name (sm_XY)`), or fail with
     /// moonrt's error when there is no CUDA driver or device.
@@ -282,26 +272,6 @@ fn prepare(call: &CallOptions) -> Outcome<Prepared> {
         arguments,
         compile_ms: start.elapsed().as_secs_f64() * 1e3,
     })
-}
-
-/// A packed entry point and the slots of one call to it.
-type Frame = (unsafe extern "C" fn(*mut *mut c_void), Vec<*mut c_void>);
-
-/// The packed entry point of `signature` in `jit`, with the slots of
-/// `arguments` followed by those of `results` (both must outlive every
-/// call through the frame).
-fn frame(
-    jit: &Jit,
-    signature: &Signature,
-    arguments: &mut Arguments,
-    results: &mut Results,
-) -> Outcome<Frame> {
-    let entry = jit
-        .packed(signature)
-        .map_err(|e| Failure::new(e.to_string()))?;
-    let mut slots = arguments.slots();
-    slots.extend(results.slots());
-    Ok((entry, slots))
 }
 
 impl Prepared {
@@ -473,10 +443,17 @@ fn main() {
             wrt,
             seed,
             mode,
-        } => wrt
-            .wrt()
-            .and_then(|wrt| check::check(call, &wrt, *seed, *mode)),
-        Command::Gradbench => gradbench::serve(),
+        } => wrt.wrt().and_then(|wrt| {
+            moonc_check::check(
+                &call.file,
+                call.entry.as_deref(),
+                call.args.as_deref(),
+                &wrt,
+                *seed,
+                *mode,
+            )
+        }),
+        Command::Gradbench => moonc_gradbench::serve(),
         Command::GpuInfo => gpu::require_device().and_then(|name| {
             let (major, minor) = moonrt::gpu::compute_capability()
                 .map_err(|e| Failure::new(format!("--gpu: {e}")))?;

@@ -2,7 +2,7 @@
 //! beside its destination and renamed into place, so a failure never leaves
 //! a partial file behind.
 
-use crate::failure::{Failure, Outcome};
+use moonc_call::failure::{Failure, Outcome};
 use std::{
     path::{Path, PathBuf},
     process::Command,
