@@ -13,14 +13,13 @@ pub mod reverse;
 pub mod rules;
 pub mod tangent;
 
-use melior::ir::OperationRef;
-use moonc_ir::Error;
 /// The IR view, from moonc-ir.
 use moonc_ir::ir;
+use moonc_ir::{Error, ir::Op};
 
 /// Replaces every `moon.jvp` and `moon.vjp` in `module` by a call to a
 /// generated tangent or adjoint function.
-pub fn differentiate_module(module: OperationRef) -> Result<(), Error> {
+pub fn differentiate_module(module: Op) -> Result<(), Error> {
     differentiate_module_with(module, Settings::default())
 }
 
@@ -34,6 +33,6 @@ pub struct Settings {
 }
 
 /// [`differentiate_module`] with `settings`.
-pub fn differentiate_module_with(module: OperationRef, settings: Settings) -> Result<(), Error> {
-    driver::differentiate(moonc_ir::ir::Op(module.to_raw()), settings)
+pub fn differentiate_module_with(module: Op, settings: Settings) -> Result<(), Error> {
+    driver::differentiate(module, settings)
 }

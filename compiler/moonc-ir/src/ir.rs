@@ -302,6 +302,12 @@ impl Value {
 }
 
 impl Op {
+    /// The context the operation belongs to.
+    pub fn ctx(self) -> Ctx {
+        // SAFETY: the operation is live.
+        Ctx(unsafe { sys::mlirOperationGetContext(self.0) })
+    }
+
     /// The operation's name, e.g. `arith.addf`.
     pub fn name(self) -> String {
         // SAFETY: the operation is live.

@@ -1,13 +1,11 @@
 //! Registration of moonc's Rust passes in MLIR's pass registry, so that
 //! `moonc-opt` (MlirOptMain) and textual pipelines know them by flag.
 
-use crate::{Error, ffi, ir::error_at};
-use melior::{
-    Context, StringRef,
-    dialect::DialectHandle,
-    ir::{OperationRef, operation::OperationLike, r#type::TypeId},
-    pass::Pass,
+use crate::{
+    Error, ffi,
+    ir::{Op, error_at},
 };
+use melior::{StringRef, dialect::DialectHandle, ir::r#type::TypeId, pass::Pass};
 use mlir_sys::{MlirLogicalResult, MlirOperation};
 use std::{
     ffi::c_void,
@@ -32,10 +30,10 @@ pub struct PassInfo {
     pub dependent_dialects: fn() -> Vec<DialectHandle>,
     /// The pass's options (`--moon-foo=name=value`), usually none.
     pub options: &'static [PassOption],
-    /// Transforms one operation, given the context that owns it and the
-    /// values of the options. Problems are reported as diagnostics at the
-    /// faulty operation before returning `Err(Error::Reported)`.
-    pub run: for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>, OptionValues) -> Result<(), Error>,
+    /// Transforms one operation, given the values of the options. Problems
+    /// are reported as diagnostics at the faulty operation
+    /// ([`error_at`]) before returning `Err(Error::Reported)`.
+    pub run: fn(Op, OptionValues) -> Result<(), Error>,
 }
 
 /// An unsigned integer option of a pass, set like those of MLIR's own
@@ -154,15 +152,10 @@ unsafe extern "C" fn run_pass(
         declared: info.options,
         values,
     };
-    // SAFETY: MLIR passes the live operation the pass runs on.
-    let operation = unsafe { OperationRef::from_raw(op) };
-    let location = operation.location();
-    let context = operation.context();
-    // SAFETY: `to_ref` points into the local `context`, so the reference
-    // is valid only during this call. The pass gets it only for the call
-    // and cannot keep it: nothing in the IR holds a `&Context`.
-    let context = unsafe { context.to_ref() };
-    let outcome = catch_unwind(AssertUnwindSafe(|| (info.run)(context, operation, options)));
+    // MLIR passes the live operation the pass runs on.
+    let operation = Op(op);
+    let location = operation.loc();
+    let outcome = catch_unwind(AssertUnwindSafe(|| (info.run)(operation, options)));
     let failed = match outcome {
         Ok(Ok(())) => false,
         Ok(Err(error)) => {
@@ -196,18 +189,17 @@ mod tests {
     use melior::{ir::Module, pass::PassManager};
     use std::sync::{Arc, Mutex};
 
-    fn panics(_: &Context, _: OperationRef, _: OptionValues) -> Result<(), Error> {
+    fn panics(_: Op, _: OptionValues) -> Result<(), Error> {
         panic!("bad rule table")
     }
 
-    fn reports(_: &Context, op: OperationRef, _: OptionValues) -> Result<(), Error> {
-        Err(error_at(op.location(), "cannot do this"))
+    fn reports(op: Op, _: OptionValues) -> Result<(), Error> {
+        Err(error_at(op, "cannot do this"))
     }
 
     /// Reports the value of its option `n`.
-    fn shows_option(_: &Context, op: OperationRef, options: OptionValues) -> Result<(), Error> {
-        error_at(op.location(), &format!("n = {}", options.get("n")));
-        Err(Error::Reported)
+    fn shows_option(op: Op, options: OptionValues) -> Result<(), Error> {
+        Err(error_at(op, &format!("n = {}", options.get("n"))))
     }
 
     static PANICS: PassInfo = PassInfo {

@@ -2,7 +2,7 @@
 //! and `moon.value_and_grad` with a call to a generated tangent or adjoint
 //! function (see `moonc-autodiff`).
 
-use melior::{Context, ir::OperationRef};
+use moonc_ir::ir::Op;
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo, PassOption},
@@ -108,14 +108,10 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
     run,
 };
 
-fn run<'c>(
-    context: &'c Context,
-    module: OperationRef<'c, '_>,
-    options: OptionValues,
-) -> Result<(), Error> {
+fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     crate::vmap::run(module)?;
     crate::hvp_to_jvp::run(module)?;
-    crate::grad_to_vjp::run(context, module)?;
+    crate::grad_to_vjp::run(module)?;
     let settings = moonc_autodiff::Settings {
         parallel_reverse: options.get("parallel-reverse") != 0,
     };

@@ -8,14 +8,8 @@
 //! with strided gathers and the whole unrolled body live in vector
 //! registers: on `bench/suite`'s ode it made the gradient 1.3–2× slower.
 
-use melior::{
-    Context,
-    ir::{
-        OperationRef,
-        attribute::{Attribute, IntegerAttribute},
-    },
-};
-use moonc_ir::ir::{Ctx, Op, Value};
+use melior::ir::attribute::{Attribute, IntegerAttribute};
+use moonc_ir::ir::{Op, Value};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo, PassOption},
@@ -54,17 +48,12 @@ live). Loops that already carry a `loop_annotation` are left alone.
 const NO_VECTORIZE: &str =
     "#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>>";
 
-fn run<'c>(
-    context: &'c Context,
-    module: OperationRef<'c, '_>,
-    options: OptionValues,
-) -> Result<(), Error> {
+fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let min_offsets = options.get("min-offsets") as usize;
     if min_offsets == 0 {
         return Ok(());
     }
-    let module = Op(module.to_raw());
-    let no_vectorize = Ctx(context.to_raw()).attr(NO_VECTORIZE);
+    let no_vectorize = module.ctx().attr(NO_VECTORIZE);
     for l in module.walk() {
         if l.name() == "scf.for"
             && l.attr("loop_annotation").is_none()

@@ -11,6 +11,7 @@ use melior::{
         operation::OperationLike,
     },
 };
+use moonc_ir::ir::Op;
 use moonc_ir::{
     Error,
     ir::error_at,
@@ -57,13 +58,18 @@ After:
     op_name: "builtin.module",
     dependent_dialects: || vec![DialectHandle::arith(), moon_dialect_handle()],
     options: &[],
-    run: |context, module, _| run(context, module),
+    run: |module, _| run(module),
 };
 
 /// The attributes of `moon.vjp` itself, which no user attribute may shadow.
 const VJP_ATTRIBUTES: &[&str] = &["callee", "arg_activity", "res_activity", "width"];
 
-pub(crate) fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Error> {
+pub(crate) fn run(module: Op) -> Result<(), Error> {
+    // SAFETY: the pass runs on a live operation; `context` borrows
+    // `context_ref`, which lives until the end of the function.
+    let module = unsafe { OperationRef::from_raw(module.0) };
+    let context_ref = module.context();
+    let context = unsafe { context_ref.to_ref() };
     for (name, keep_value) in [("moon.grad", false), ("moon.value_and_grad", true)] {
         for op in collect_named(module, name) {
             rewrite(context, op, keep_value)?;

@@ -3,7 +3,6 @@
 //! `moon.vjp`, so that differentiation has only `moon.jvp` and `moon.vjp`
 //! to implement, nested.
 
-use melior::ir::OperationRef;
 use moonc_autodiff::request::{Key, requested_key};
 use moonc_ir::ir::{Builder, Op, Region, Type, Value};
 use moonc_ir::{
@@ -52,12 +51,11 @@ func.func private @f_hvp_grad_aa(%x: f64, %y: f64) -> (f64, f64) {
     op_name: "builtin.module",
     dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
-    run: |_, module, _| run(module),
+    run: |module, _| run(module),
 };
 
 /// Rewrites every `moon.hvp` in `module`.
-pub(crate) fn run(module: OperationRef) -> Result<(), Error> {
-    let module = Op(module.to_raw());
+pub(crate) fn run(module: Op) -> Result<(), Error> {
     for op in module.walk() {
         if op.name() == "moon.hvp" {
             rewrite(module, op)?;

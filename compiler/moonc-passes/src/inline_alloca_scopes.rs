@@ -6,7 +6,6 @@
 //! be lowered to control flow afterwards. Without allocas the scope frees
 //! nothing and can go.
 
-use melior::{Context, ir::OperationRef};
 use moonc_ir::ir::Op;
 use moonc_ir::{
     Error,
@@ -32,12 +31,7 @@ runs it after `convert-scf-to-openmp` under `--moon-parallel-min-trips`.
     run,
 };
 
-fn run<'c>(
-    _context: &'c Context,
-    module: OperationRef<'c, '_>,
-    _: OptionValues,
-) -> Result<(), Error> {
-    let module = Op(module.to_raw());
+fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     for scope in module.walk() {
         if scope.name() != "memref.alloca_scope"
             || scope.walk().iter().any(|op| op.name() == "memref.alloca")

@@ -12,7 +12,6 @@
 //! roles are present picks the routine; the order of each operand's
 //! dimensions picks the transpose flags.
 
-use melior::{Context, ir::OperationRef};
 use mlir_sys as sys;
 use moonc_ir::ir::error_at;
 use moonc_ir::ir::{Builder, Op, Region, Type, Value};
@@ -114,16 +113,12 @@ func.func private @moonrt_dgemm(i32, i32, f64, memref<?x?xf64, strided<[?, ?], o
     run,
 };
 
-fn run<'c>(
-    _context: &'c Context,
-    module: OperationRef<'c, '_>,
-    options: OptionValues,
-) -> Result<(), Error> {
+fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let min_flops = options.get("min-flops");
     if min_flops == 0 {
         return Ok(());
     }
-    let products: Vec<(Op, Product)> = Op(module.to_raw())
+    let products: Vec<(Op, Product)> = module
         .walk()
         .into_iter()
         .filter_map(|op| Some((op, recognize(op)?)))

@@ -12,7 +12,6 @@
 //! depend on the number of threads.
 
 use crate::memory::{disjoint, fresh, root};
-use melior::{Context, ir::OperationRef};
 use moonc_ir::ir::{Attr, Block, Builder, Op, Region, Type, Value};
 use moonc_ir::{
     Error,
@@ -106,16 +105,11 @@ const BODY_OPS: &[&str] = &[
     "scf.yield",
 ];
 
-fn run<'c>(
-    _context: &'c Context,
-    module: OperationRef<'c, '_>,
-    _: OptionValues,
-) -> Result<(), Error> {
+fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     let min_trips = moonc_ir::options::parallel_min_trips();
     if min_trips == 0 {
         return Ok(());
     }
-    let module = Op(module.to_raw());
     for function in module.regions()[0].blocks()[0].ops() {
         if function.name() == "func.func" {
             for region in function.regions() {

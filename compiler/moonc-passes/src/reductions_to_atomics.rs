@@ -12,7 +12,6 @@
 //! iteration. Outputs indexed by every loop are written by one iteration
 //! each, so they need no atomics.
 
-use melior::{Context, ir::OperationRef};
 use moonc_ir::ir::error_at;
 use moonc_ir::ir::{Builder, Op, Value};
 use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
@@ -54,12 +53,7 @@ order of the additions.
     run,
 };
 
-fn run<'c>(
-    _context: &'c Context,
-    module: OperationRef<'c, '_>,
-    options: OptionValues,
-) -> Result<(), Error> {
-    let module = Op(module.to_raw());
+fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     for op in module.walk() {
         if op.name() != "linalg.generic" {
             continue;

@@ -17,7 +17,6 @@
 
 use crate::kernel::{Kernel, LOOPS, in_loop, rebuild};
 use crate::memory::{VIEWS, disjoint, fresh, root};
-use melior::{Context, ir::OperationRef};
 use moonc_ir::ir::{Block, Builder, Op, Region, Type, Value};
 use moonc_ir::{
     Error,
@@ -145,12 +144,7 @@ struct Pair {
     chain: Vec<Op>,
 }
 
-fn run<'c>(
-    _context: &'c Context,
-    module: OperationRef<'c, '_>,
-    _: OptionValues,
-) -> Result<(), Error> {
-    let module = Op(module.to_raw());
+fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     let found = sin_cos_of_one_value(module);
     // Arguments that are sines, cosines, tanh or erf are within [-1, 1]
     // (or NaN): their pairs take the kernel in place, unversioned.

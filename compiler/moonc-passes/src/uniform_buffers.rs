@@ -6,7 +6,6 @@
 //! summed is the sum's adjoint broadcast into every element, which the
 //! reverse of the map that wrote the temporary then reads elementwise.
 
-use melior::{Context, ir::OperationRef};
 use moonc_ir::ir::{Builder, Op, Value};
 use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
 use moonc_ir::{
@@ -84,12 +83,7 @@ linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]
     run,
 };
 
-fn run<'c>(
-    _context: &'c Context,
-    module: OperationRef<'c, '_>,
-    _: OptionValues,
-) -> Result<(), Error> {
-    let module = Op(module.to_raw());
+fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     let allocs: Vec<Op> = module
         .walk()
         .into_iter()

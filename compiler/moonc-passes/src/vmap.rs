@@ -2,7 +2,6 @@
 //! whose body is `f`'s own body, inlined, so that LLVM vectorizes across
 //! batch elements.
 
-use melior::ir::OperationRef;
 use moonc_ir::ir::error_at;
 use moonc_ir::ir::{Builder, Op, Region, Type, Value};
 use moonc_ir::{Error, pass::PassInfo};
@@ -61,7 +60,7 @@ scf.for %b = %c0 to %n step %c1 {
     op_name: "builtin.module",
     dependent_dialects: moonc_ir::dependent_dialects,
     options: &[],
-    run: |_, module, _| run(module),
+    run: |module, _| run(module),
 };
 
 /// More expansions than this means a function maps itself.
@@ -72,8 +71,7 @@ const NONE: i64 = -1;
 
 /// Expands every `moon.vmap` in `module`, those that inlining brings in
 /// too.
-pub(crate) fn run(module: OperationRef) -> Result<(), Error> {
-    let module = Op(module.to_raw());
+pub(crate) fn run(module: Op) -> Result<(), Error> {
     for _ in 0..MAX_EXPANSIONS {
         let Some(vmap) = module.walk().into_iter().find(|o| o.name() == "moon.vmap") else {
             return Ok(());
