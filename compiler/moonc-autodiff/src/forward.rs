@@ -13,11 +13,10 @@
 use crate::{
     activity::Activity,
     expr,
-    request::{Differentiator, requested_key},
+    request::{Differentiator, Requested},
     rules::{self, Forward},
     tangent::{op_loc, tangent_type},
 };
-use mlir_sys as sys;
 use moonc_ir::{
     Error,
     ir::{Block, Builder, Op, Region, Type, Value, error_at, remove_dead_code},
@@ -58,11 +57,7 @@ impl FunctionState<'_> {
     fn transform_op(&mut self, op: Op) -> Result<(), Error> {
         let name = op.name();
         let rule = rules::lookup(&name);
-        if let Some(rules::Rule {
-            forward: Forward::Custom(transform),
-            ..
-        }) = rule
-        {
+        if let Some(Forward::Custom(transform)) = rule.map(|r| r.forward) {
             return transform(self, op);
         }
         let operands = op.operands();
@@ -75,14 +70,7 @@ impl FunctionState<'_> {
         if !uses_active {
             return Ok(());
         }
-        let Some(rule) = rule else {
-            return Err(error_at(
-                op,
-                &format!(
-                    "no derivative rule for `{name}`; attach a custom rule (moon.custom_rule)"
-                ),
-            ));
-        };
+        let rule = rules::or_missing(rule, op)?;
         match rule.forward {
             Forward::Expr(text) => {
                 let result = op.result(0);
@@ -143,15 +131,7 @@ pub(crate) fn generate(
             ));
         }
     }
-    let function = primal.clone_detached();
-    // SAFETY: both are live; the module block takes the detached clone.
-    unsafe {
-        sys::mlirBlockInsertOwnedOperationAfter(
-            sys::mlirOperationGetBlock(primal.0),
-            primal.0,
-            function.0,
-        );
-    }
+    let function = primal.clone_after();
     function.set_attr("sym_name", ctx.attr(&format!("\"{name}\"")));
     function.set_attr("sym_visibility", ctx.attr("\"private\""));
     function.remove_attr("arg_attrs");
@@ -209,32 +189,13 @@ pub(crate) fn generate(
 
 /// Replaces one `moon.jvp` by a call.
 pub(crate) fn replace_jvp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
-    let callee = op
-        .attr("callee")
-        .and_then(|a| a.string())
-        .expect("moon.jvp names a callee");
-    let Some(ty) = diff.function_type(&callee) else {
-        return Err(error_at(
-            op,
-            &format!("no function @{callee} to differentiate"),
-        ));
+    let requested = Requested::read(diff, op)?;
+    let name = match requested.served_by(diff.custom_rule(&requested.callee), op)? {
+        Some(custom) => custom,
+        None => diff.request(requested.key.clone(), op)?,
     };
-    let key = requested_key(op, &callee, ty.clone());
+    let Requested { ty, key, .. } = requested;
     let width = key.width;
-    let default = Key::default_for(&callee, ty.clone(), 1);
-    let name = match diff.custom_rule(&callee) {
-        Some(custom) if key == default => custom.to_string(),
-        Some(_) => {
-            return Err(error_at(
-                op,
-                &format!(
-                    "@{callee} has a custom rule, which only serves the default activities at \
-                     width 1"
-                ),
-            ));
-        }
-        None => diff.request(key.clone(), op)?,
-    };
     let ctx = diff.ctx();
     let mut b = Builder::before(op);
     let mut operands = op.operands();

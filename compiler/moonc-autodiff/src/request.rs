@@ -303,3 +303,52 @@ fn activities(op: Op, name: &str) -> Option<Vec<Act>> {
             .collect(),
     )
 }
+
+/// What a `moon.jvp` or `moon.vjp` asks for.
+pub struct Requested {
+    /// The function to differentiate.
+    pub callee: String,
+    /// Its argument and result types.
+    pub ty: (Vec<Type>, Vec<Type>),
+    /// The activities and width asked for.
+    pub key: Key,
+}
+
+impl Requested {
+    /// Reads the request `op`; a located error when its callee is not a
+    /// function of the module.
+    pub fn read(diff: &Differentiator, op: Op) -> Result<Requested, Error> {
+        let callee = op
+            .attr("callee")
+            .and_then(|a| a.string())
+            .expect("a derivative request names a callee");
+        let Some(ty) = diff.function_type(&callee) else {
+            return Err(error_at(
+                op,
+                &format!("no function @{callee} to differentiate"),
+            ));
+        };
+        let key = requested_key(op, &callee, ty.clone());
+        Ok(Requested { callee, ty, key })
+    }
+
+    /// The user's function `custom` (a custom rule's tangent or adjoint
+    /// function, if the callee has one) when it serves this request; a
+    /// located error at `op` when the request is not the default one the
+    /// rule serves.
+    pub fn served_by(&self, custom: Option<&str>, op: Op) -> Result<Option<String>, Error> {
+        let Some(custom) = custom else {
+            return Ok(None);
+        };
+        if self.key != Key::default_for(&self.callee, self.ty.clone(), 1) {
+            return Err(error_at(
+                op,
+                &format!(
+                    "@{} has a custom rule, which only serves the default activities at width 1",
+                    self.callee
+                ),
+            ));
+        }
+        Ok(Some(custom.to_string()))
+    }
+}

@@ -449,6 +449,34 @@ impl Op {
         Op(unsafe { sys::mlirOperationClone(self.0) })
     }
 
+    /// A copy of the operation inserted right after it.
+    pub fn clone_after(self) -> Op {
+        let clone = self.clone_detached();
+        // SAFETY: both are live; the block takes the detached clone.
+        unsafe {
+            sys::mlirBlockInsertOwnedOperationAfter(
+                sys::mlirOperationGetBlock(self.0),
+                self.0,
+                clone.0,
+            )
+        };
+        clone
+    }
+
+    /// A copy of the operation inserted right before it.
+    pub fn clone_before(self) -> Op {
+        let clone = self.clone_detached();
+        // SAFETY: both are live; the block takes the detached clone.
+        unsafe {
+            sys::mlirBlockInsertOwnedOperationBefore(
+                sys::mlirOperationGetBlock(self.0),
+                self.0,
+                clone.0,
+            )
+        };
+        clone
+    }
+
     /// Moves the operation just before `other` (in another block, maybe).
     pub fn move_before(self, other: Op) {
         // SAFETY: both operations are live.
@@ -958,6 +986,27 @@ impl Builder {
     pub fn index(&mut self, value: i64) -> Value {
         let attr = self.ctx.attr(&format!("{value} : index"));
         self.value("arith.constant", &[], self.ctx.index(), &[("value", attr)])
+    }
+
+    /// Inserts `func.func private @name` of type `function_type` (an
+    /// attribute such as `(f64) -> f64`) with `attributes` besides, taking
+    /// the body of `region` (empty for a declaration), which is destroyed.
+    pub fn private_function(
+        &mut self,
+        name: &str,
+        function_type: Attr,
+        region: Region,
+        attributes: &[(&str, Attr)],
+    ) -> Op {
+        let mut all = vec![
+            ("sym_name", self.ctx.attr(&format!("\"{name}\""))),
+            ("function_type", function_type),
+            ("sym_visibility", self.ctx.attr("\"private\"")),
+        ];
+        all.extend_from_slice(attributes);
+        let function = self.create("func.func", &[], &[], &all, &[region], &[]);
+        region.destroy();
+        function
     }
 
     /// `linalg.fill` of `buffer` with the scalar `value`.

@@ -151,19 +151,7 @@ fn gradient_function(module: Op, f: Op, key: &Key, inputs: &[Type], loss: Type) 
             .join(", ")
     };
     let function_type = ctx.attr(&format!("({}) -> ({})", list(&params), list(&gradients)));
-    Builder::before(f).create(
-        "func.func",
-        &[],
-        &[],
-        &[
-            ("sym_name", ctx.attr(&format!("\"{name}\""))),
-            ("function_type", function_type),
-            ("sym_visibility", ctx.attr("\"private\"")),
-        ],
-        &[region],
-        &[],
-    );
-    region.destroy();
+    Builder::before(f).private_function(&name, function_type, region, &[]);
     let mut at = Builder::at_end(body, f.loc());
     let one = at.float(loss, 1.0);
     let mut operands = body.args();

@@ -650,21 +650,12 @@ fn call_declared(
             ));
         }
         None => {
-            let region = Region::new();
-            Builder::at_end(body, b.loc).create(
-                "func.func",
-                &[],
-                &[],
-                &[
-                    ("sym_name", b.ctx.attr(&format!("\"{name}\""))),
-                    ("function_type", ty),
-                    ("sym_visibility", b.ctx.attr("\"private\"")),
-                    ("llvm.emit_c_interface", b.ctx.attr("unit")),
-                ],
-                &[region],
-                &[],
+            Builder::at_end(body, b.loc).private_function(
+                &name,
+                ty,
+                Region::new(),
+                &[("llvm.emit_c_interface", b.ctx.attr("unit"))],
             );
-            region.destroy();
         }
     }
     let callee = b.ctx.attr(&format!("@{name}"));

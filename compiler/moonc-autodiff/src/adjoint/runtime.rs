@@ -53,19 +53,7 @@ pub fn runtime_call(b: &mut Builder, name: &str, args: &[Value], result: Option<
         let ty = b
             .ctx
             .attr(&format!("({}) -> ({results})", params.join(", ")));
-        let mut top = Builder::at_end(block, b.loc);
-        top.create(
-            "func.func",
-            &[],
-            &[],
-            &[
-                ("sym_name", b.ctx.attr(&format!("\"{name}\""))),
-                ("function_type", ty),
-                ("sym_visibility", b.ctx.attr("\"private\"")),
-            ],
-            &[Region::new()],
-            &[],
-        );
+        Builder::at_end(block, b.loc).private_function(name, ty, Region::new(), &[]);
     }
     let callee = b.ctx.attr(&format!("@{name}"));
     let results: Vec<Type> = result.into_iter().collect();

@@ -50,9 +50,8 @@ use self::{
 use crate::{
     activity::Activity,
     adjoint::LastWrites,
-    request::{Differentiator, Key, Names, requested_key},
+    request::{Differentiator, Key, Names, Requested},
 };
-use mlir_sys as sys;
 use moonc_ir::{
     Error,
     ir::{Builder, Op, Type, Value, error_at},
@@ -115,15 +114,7 @@ pub(crate) fn generate(
     let (inputs, outputs) = ty;
     let split = matches!(names, Names::Split { .. });
 
-    let function = primal.clone_detached();
-    // SAFETY: both are live; the module block takes the detached clone.
-    unsafe {
-        sys::mlirBlockInsertOwnedOperationAfter(
-            sys::mlirOperationGetBlock(primal.0),
-            primal.0,
-            function.0,
-        );
-    }
+    let function = primal.clone_after();
     let name = match names {
         Names::Combined(name) => name.clone(),
         Names::Split { reverse, .. } => reverse.clone(),
@@ -277,32 +268,12 @@ pub(crate) fn generate(
 
 /// Replaces one `moon.vjp` by a call of its adjoint function.
 pub(crate) fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
-    let callee = op
-        .attr("callee")
-        .and_then(|a| a.string())
-        .expect("moon.vjp names a callee");
-    let Some(ty) = diff.function_type(&callee) else {
-        return Err(error_at(
-            op,
-            &format!("no function @{callee} to differentiate"),
-        ));
-    };
-    let key = requested_key(op, &callee, ty.clone());
+    let requested = Requested::read(diff, op)?;
     // Checked here, while `op` (the error's location) still exists.
-    check_key(&key, &ty, op)?;
-    let default = Key::default_for(&callee, ty, 1);
-    let name = match diff.custom_vjp(&callee) {
-        Some(custom) if key == default => custom.to_string(),
-        Some(_) => {
-            return Err(error_at(
-                op,
-                &format!(
-                    "@{callee} has a custom rule, which only serves the default activities at \
-                     width 1"
-                ),
-            ));
-        }
-        None => diff.request_vjp(key, false, op)?.1,
+    check_key(&requested.key, &requested.ty, op)?;
+    let name = match requested.served_by(diff.custom_vjp(&requested.callee), op)? {
+        Some(custom) => custom,
+        None => diff.request_vjp(requested.key, false, op)?.1,
     };
     let mut b = Builder::before(op);
     let types: Vec<Type> = op.results().iter().map(|r| r.ty()).collect();
@@ -323,5 +294,5 @@ pub(crate) fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error
 }
 
 // TEMPORARY: old paths, until rules/blas and ndual are moved over.
-pub(crate) use crate::adjoint::{CallRule, ReverseState, runtime_call, trip_count};
+pub(crate) use crate::adjoint::{ReverseState, runtime_call, trip_count};
 pub(crate) use crate::rules::written_operands;

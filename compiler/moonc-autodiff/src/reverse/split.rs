@@ -1,7 +1,6 @@
 //! The split pair of a call: the forward function (the primal part, taping
 //! on moonrt's tape) and the reverse function (popping it).
 
-use mlir_sys as sys;
 use moonc_ir::{
     Error,
     ir::{Builder, Op, error_at},
@@ -16,15 +15,7 @@ pub(crate) fn split_forward(
     kept: usize,
     inputs: usize,
 ) -> Result<Op, Error> {
-    let clone = function.clone_detached();
-    // SAFETY: both are live; the module block takes the detached clone.
-    unsafe {
-        sys::mlirBlockInsertOwnedOperationBefore(
-            sys::mlirOperationGetBlock(function.0),
-            function.0,
-            clone.0,
-        );
-    }
+    let clone = function.clone_before();
     let position = function.regions()[0]
         .entry()
         .expect("a body")

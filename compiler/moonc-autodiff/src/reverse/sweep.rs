@@ -57,24 +57,13 @@ impl ReverseState<'_> {
     pub(crate) fn reverse_op(&mut self, op: Op) -> Result<(), Error> {
         let name = op.name();
         let rule = rules::lookup(&name);
-        if let Some(rules::Rule {
-            reverse: Reverse::Custom(reverse),
-            ..
-        }) = rule
-        {
+        if let Some(Reverse::Custom(reverse)) = rule.map(|r| r.reverse) {
             return reverse(self, op);
         }
         if !self.touches_active(op) {
             return Ok(());
         }
-        let Some(rule) = rule else {
-            return Err(error_at(
-                op,
-                &format!(
-                    "no derivative rule for `{name}`; attach a custom rule (moon.custom_rule)"
-                ),
-            ));
-        };
+        let rule = rules::or_missing(rule, op)?;
         match (rule.reverse, rule.forward) {
             (Reverse::Transpose, rules::Forward::Expr(text)) => self.transpose(op, text),
             (Reverse::Transpose, _) => unreachable!("only element rules transpose"),

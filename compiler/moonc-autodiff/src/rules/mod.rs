@@ -10,7 +10,7 @@
 use crate::{activity::VIEW_OPS, adjoint::ReverseState, tangent::FunctionState};
 use moonc_ir::Error;
 use moonc_ir::{
-    ir::{Op, Value},
+    ir::{Op, Value, error_at},
     linalg::split_ins_outs,
 };
 
@@ -89,6 +89,20 @@ pub fn lookup(name: &str) -> Option<Rule> {
         .flat_map(|table| table.iter())
         .find(|rule| rule.op == name)
         .copied()
+}
+
+/// `rule`, what [`lookup`] found for `op`, or the located error that `op`
+/// has no rule.
+pub fn or_missing(rule: Option<Rule>, op: Op) -> Result<Rule, Error> {
+    rule.ok_or_else(|| {
+        error_at(
+            op,
+            &format!(
+                "no derivative rule for `{}`; attach a custom rule (moon.custom_rule)",
+                op.name()
+            ),
+        )
+    })
 }
 
 #[cfg(test)]
