@@ -13,9 +13,9 @@
 use crate::{
     activity::Activity,
     expr,
-    request::{Differentiator, Requested},
+    request::{Differentiator, Key, Requested},
     rules::{self, Forward},
-    tangent::{op_loc, tangent_type},
+    tangent::{FunctionState, op_loc, tangent_type},
 };
 use moonc_ir::{
     Error,
@@ -239,12 +239,4 @@ pub(crate) fn replace_jvp(diff: &mut Differentiator, op: Op) -> Result<(), Error
     }
     op.erase();
     Ok(())
-}
-
-// TEMPORARY: old paths, until rules/blas and ndual are moved over.
-pub use crate::request::Key;
-pub use crate::tangent::FunctionState;
-/// `linalg.fill` of `buffer` with `value` (old path).
-pub fn fill(b: &mut Builder, value: Value, buffer: Value) {
-    b.fill(value, buffer);
 }

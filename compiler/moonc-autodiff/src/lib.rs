@@ -7,7 +7,6 @@ pub mod adjoint;
 pub mod driver;
 pub mod expr;
 pub mod forward;
-pub mod ndual;
 pub mod request;
 pub mod reverse;
 pub mod rules;

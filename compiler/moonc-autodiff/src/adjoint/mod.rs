@@ -124,8 +124,8 @@ pub enum CallRule {
     /// The user's jvp function of a function of float scalars, called once
     /// per active argument with a unit tangent (default activities).
     CustomJvp(Key, String),
-    /// A moonrt BLAS routine's own rule (`rules/blas.rs`).
-    Foreign(&'static crate::rules::blas::Foreign),
+    /// A moonrt BLAS routine's own reverse rule (`rules/blas/`).
+    Foreign(fn(&mut ReverseState, Op) -> Result<(), Error>),
 }
 
 impl ReverseState<'_> {

@@ -49,8 +49,9 @@ use self::{
 };
 use crate::{
     activity::Activity,
-    adjoint::LastWrites,
+    adjoint::{LastWrites, ReverseState},
     request::{Differentiator, Key, Names, Requested},
+    rules::written_operands,
 };
 use moonc_ir::{
     Error,
@@ -292,7 +293,3 @@ pub(crate) fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error
     op.erase();
     Ok(())
 }
-
-// TEMPORARY: old paths, until rules/blas and ndual are moved over.
-pub(crate) use crate::adjoint::{ReverseState, runtime_call, trip_count};
-pub(crate) use crate::rules::written_operands;

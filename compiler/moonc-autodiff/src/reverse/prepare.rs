@@ -109,7 +109,7 @@ impl ReverseState<'_> {
                 .and_then(|a| a.string())
                 .expect("a callee");
             if let Some(rule) = crate::rules::blas::lookup(&callee) {
-                self.calls.insert(op, CallRule::Foreign(rule));
+                self.calls.insert(op, CallRule::Foreign(rule.reverse));
                 continue;
             }
             let Some(ty) = self.diff.function_type(&callee) else {

@@ -120,7 +120,7 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         return Ok(());
     };
     let (key, name, custom) = match rule {
-        CallRule::Foreign(rule) => return (rule.reverse)(s, op),
+        CallRule::Foreign(reverse) => return reverse(s, op),
         CallRule::Split(key, name) => (key, name, false),
         CallRule::Custom(key, name) => (key, name, true),
         CallRule::CustomJvp(key, name) => return call_reverse_by_jvp(s, op, &key, &name),

@@ -442,7 +442,7 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .attr("iterator_types")
         .expect("iterator_types")
         .elements();
-    if crate::ndual::generic(s, op, &maps)? {
+    if crate::rules::ndual::generic(s, op, &maps)? {
         return Ok(());
     }
     let rank = iterators.len();

@@ -22,6 +22,7 @@ mod linalg;
 pub(crate) use linalg::{build_generic, may_alias};
 mod math;
 mod memref;
+pub mod ndual;
 mod scf;
 
 /// How the tangent of an operation is computed.
@@ -105,22 +106,6 @@ pub fn or_missing(rule: Option<Rule>, op: Op) -> Result<Rule, Error> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_expression_parses_and_names_are_unique() {
-        let mut seen = std::collections::HashSet::new();
-        for rule in TABLES.iter().flat_map(|t| t.iter()) {
-            assert!(seen.insert(rule.op), "two rules for {}", rule.op);
-            if let Forward::Expr(text) = rule.forward {
-                crate::expr::parse(text);
-            }
-        }
-    }
-}
-
 /// The memref operands `op` itself may write (not its nested operations).
 pub fn written_operands(op: Op) -> Vec<Value> {
     let name = op.name();
@@ -149,4 +134,20 @@ pub fn written_operands(op: Op) -> Vec<Value> {
         _ => operands,
     };
     targets.into_iter().filter(|t| t.ty().is_memref()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_expression_parses_and_names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for rule in TABLES.iter().flat_map(|t| t.iter()) {
+            assert!(seen.insert(rule.op), "two rules for {}", rule.op);
+            if let Forward::Expr(text) = rule.forward {
+                crate::expr::parse(text);
+            }
+        }
+    }
 }

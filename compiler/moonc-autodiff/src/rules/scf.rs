@@ -292,7 +292,7 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .map(|(&j, &seed)| (yielded[j], seed))
         .collect();
     let accumulators: Vec<Value> = carried.iter().map(|&j| args[1 + j]).collect();
-    if crate::ndual::for_loop(s, op, &carried, &seeds)? {
+    if crate::rules::ndual::for_loop(s, op, &carried, &seeds)? {
         return Ok(());
     }
     if fused(s, op, body, &pairs, &accumulators)? {

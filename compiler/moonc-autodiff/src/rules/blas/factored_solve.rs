@@ -5,9 +5,9 @@
 use super::lu::{add_lu_adjoint, lu_tangent};
 use super::triangles::{add_folded, by_position, lower_view};
 use super::{call, constant_flag, dealloc, flag, lookup, prefix, saved, saved_after, scratch};
-use crate::forward::FunctionState;
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op, Value};
-use crate::reverse::ReverseState;
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 

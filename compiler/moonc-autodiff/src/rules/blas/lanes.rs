@@ -2,8 +2,8 @@
 //! once per direction.
 
 use super::Foreign;
-use crate::forward::FunctionState;
 use crate::ir::{Builder, Op, Type, Value};
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 
 /// Vector forward mode (width `N > 1`) of a call `op` with the rule

@@ -2,11 +2,11 @@
 //! `nrm2` and `asum`.
 
 use super::{call, combine, elementwise, prefix, reduce, saved, signum};
-use crate::forward::FunctionState;
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op};
-use crate::reverse::ReverseState;
 use crate::rules::linalg::build_generic;
 use crate::rules::linalg::snapshot;
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 
@@ -171,7 +171,7 @@ pub(super) fn copy_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         call(&mut s.b, p, "axpy", &[one, g, dx], &[]);
     }
     let zero = s.b.float(y.ty().element(), 0.0);
-    crate::forward::fill(&mut s.b, zero, g);
+    s.b.fill(zero, g);
     Ok(())
 }
 

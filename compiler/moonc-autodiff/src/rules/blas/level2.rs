@@ -5,9 +5,9 @@
 use super::scaled_product::{FactorsReverse, scaled_product_reverse};
 use super::triangles::{add_folded, lower_view};
 use super::{call, dealloc, flag, prefix, saved, scratch};
-use crate::forward::FunctionState;
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op};
-use crate::reverse::ReverseState;
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 
@@ -66,7 +66,7 @@ pub(super) fn symv_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
             let b = &mut s.b;
             let outer = scratch(b, a);
             let zero = b.float(element, 0.0);
-            crate::forward::fill(b, zero, outer);
+            b.fill(zero, outer);
             call(b, p, "ger", &[alpha, g, x_value, outer], &[]);
             let view = lower_view(b, da, lower);
             add_folded(b, view, outer);

@@ -6,9 +6,9 @@ use super::scaled_product::{FactorsReverse, UpdateReverse, product_again};
 use super::scaled_product::{scaled_product_reverse, update_reverse};
 use super::triangles::{add_folded, by_position, lower_part, lower_view};
 use super::{call, combine, constant_flag, dealloc, flag, inner, prefix, scratch};
-use crate::forward::FunctionState;
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op, Value};
-use crate::reverse::ReverseState;
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 
@@ -126,7 +126,7 @@ pub(super) fn syrk_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     let element = r.c.ty().element();
     let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
     let update = scratch(&mut b, r.c);
-    crate::forward::fill(&mut b, zero, update);
+    b.fill(zero, update);
     if s.is_active(r.a) {
         let da = s.shadow(op, r.a)?;
         let product = scratch(&mut b, r.c);
@@ -195,7 +195,7 @@ pub(super) fn syrk_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     if s.has_adjoint(r.alpha) {
         let b = &mut s.b;
         let product = scratch(b, g);
-        crate::forward::fill(b, zero, product);
+        b.fill(zero, product);
         let (fl, ft) = (flag(b, true), flag(b, r.trans));
         call(b, p, "syrk", &[fl, ft, one, a_value, zero, product], &[]);
         scalar_adjoints.push((r.alpha, inner(b, t, product)));

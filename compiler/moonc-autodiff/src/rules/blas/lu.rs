@@ -4,10 +4,10 @@
 
 use super::triangles::{Factor, by_position, with_factor};
 use super::{add_to, call, copy_of, dealloc, flag, prefix, saved, saved_after, scratch};
-use crate::forward::FunctionState;
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op, Value};
-use crate::reverse::ReverseState;
 use crate::rules::linalg::snapshot;
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 
@@ -183,7 +183,7 @@ pub(super) fn getri_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     call(b, p, "gemm", &[t, n, minus, inverse, g, zero, left], &[]);
     let abar = scratch(b, g);
     call(b, p, "gemm", &[n, t, one, left, inverse, zero, abar], &[]);
-    crate::forward::fill(b, zero, g);
+    b.fill(zero, g);
     add_lu_adjoint(b, p, factors, abar, g);
     dealloc(b, left);
     dealloc(b, abar);

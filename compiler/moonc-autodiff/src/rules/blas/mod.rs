@@ -39,12 +39,12 @@ use triangular::{
     triangular_solve_reverse,
 };
 
-use crate::forward::FunctionState;
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op, Type, Value};
-use crate::reverse::ReverseState;
 use crate::rules::linalg::build_generic;
 use crate::rules::linalg::may_alias;
 use crate::rules::linalg::snapshot;
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 
@@ -261,7 +261,7 @@ fn call(b: &mut Builder, p: char, routine: &str, operands: &[Value], result: &[T
         })
         .collect();
     let name = format!("moonrt_{p}{routine}");
-    crate::reverse::runtime_call(b, &name, &operands, result.first().copied())
+    crate::adjoint::runtime_call(b, &name, &operands, result.first().copied())
 }
 
 fn flag(b: &mut Builder, on: bool) -> Value {
@@ -421,7 +421,7 @@ fn changed_after(s: &ReverseState, op: Op, v: Value, including: bool) -> bool {
         .iter()
         .flat_map(|&o| std::iter::once(o).chain(o.walk()))
         .flat_map(|o| {
-            let mut targets = crate::reverse::written_operands(o);
+            let mut targets = crate::rules::written_operands(o);
             if o.name() == "memref.dealloc" {
                 targets.push(o.operand(0));
             }

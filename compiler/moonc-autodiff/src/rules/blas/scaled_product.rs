@@ -5,11 +5,11 @@
 
 use super::{call, combine, constant_flag, copy_of, dealloc, flag, inner, lookup, prefix};
 use super::{saved, scratch};
-use crate::forward::FunctionState;
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op, Value};
-use crate::reverse::ReverseState;
 use crate::rules::linalg::may_alias;
 use crate::rules::linalg::snapshot;
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 
@@ -102,7 +102,7 @@ pub(super) fn scaled_product_forward(s: &mut FunctionState, op: Op) -> Result<()
     let one = b.float(element, 1.0);
     let zero = b.float(element, 0.0);
     let products = scratch(&mut b, r.out);
-    crate::forward::fill(&mut b, zero, products);
+    b.fill(zero, products);
     let [f0, f1] = r.factors;
     if s.is_active(f0) {
         let d = s.shadow(op, f0)?;
@@ -173,7 +173,7 @@ pub(super) fn scaled_product_reverse<const N: usize>(
         let b = &mut s.b;
         let into = scratch(b, r.out);
         let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
-        crate::forward::fill(b, zero, into);
+        b.fill(zero, into);
         product(b, one, f0, f1, into);
         let d = inner(b, g, into);
         dealloc(b, into);

@@ -4,11 +4,11 @@
 use super::triangles::element_indices;
 use super::{add_to, call, combine, constant_flag, copy_of, dealloc, elementwise, flag, inner};
 use super::{prefix, saved, saved_after, scratch};
-use crate::forward::FunctionState;
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op, Value};
-use crate::reverse::ReverseState;
 use crate::rules::linalg::build_generic;
 use crate::rules::linalg::snapshot;
+use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 
@@ -146,7 +146,7 @@ impl Triangle {
             let (fu, fv) = (flag(b, self.right), flag(b, !self.right));
             call(b, self.p, "gemm", &[fu, fv, one, u, v, zero, outer], &[]);
         } else {
-            crate::forward::fill(b, zero, outer);
+            b.fill(zero, outer);
             call(b, self.p, "ger", &[one, u, v, outer], &[]);
         }
         self.add_masked(b, alpha, outer, da);
@@ -186,7 +186,7 @@ pub(super) fn triangular_product_forward(s: &mut FunctionState, op: Op) -> Resul
         let masked = scratch(&mut b, t.a);
         let element = t.x.ty().element();
         let (zero, one) = (b.float(element, 0.0), b.float(element, 1.0));
-        crate::forward::fill(&mut b, zero, masked);
+        b.fill(zero, masked);
         t.add_masked(&mut b, one, da, masked);
         t.call(&mut b, TriangleUse::MaskedProduct, t.alpha, masked, old);
         add_to(&mut b, dx, old);
@@ -264,7 +264,7 @@ pub(super) fn triangular_solve_forward(s: &mut FunctionState, op: Op) -> Result<
             b.float(element, 1.0),
             b.float(element, -1.0),
         );
-        crate::forward::fill(&mut b, zero, masked);
+        b.fill(zero, masked);
         t.add_masked(&mut b, one, da, masked);
         t.call(&mut b, TriangleUse::MaskedProduct, None, masked, new);
         combine(&mut b, dx, Some(one), &[(minus, new)]);

@@ -3,8 +3,8 @@
 
 use super::plan::GenericPlan;
 use super::{constant, partials, weighted};
+use crate::adjoint::ReverseState;
 use crate::ir::{Builder, Op, Value};
-use crate::reverse::ReverseState;
 use crate::rules::build_generic;
 use crate::rules::may_alias;
 use moonc_ir::Error;
@@ -124,7 +124,7 @@ pub(super) fn emit_generic(
         for (k, &(o, _, accumulated)) in plan.outs.iter().enumerate() {
             if !accumulated {
                 let zero = s.b.float(operands[ins + o].ty().element(), 0.0);
-                crate::forward::fill(&mut s.b, zero, seeds[k]);
+                s.b.fill(zero, seeds[k]);
             }
         }
     };

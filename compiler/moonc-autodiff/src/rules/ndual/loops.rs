@@ -4,9 +4,9 @@
 
 use super::plan::LoopPlan;
 use super::{constant, partials, weighted};
+use crate::adjoint::ReverseState;
+use crate::adjoint::trip_count;
 use crate::ir::{Block, Builder, Op, Region, Value};
-use crate::reverse::ReverseState;
-use crate::reverse::trip_count;
 use moonc_ir::Error;
 use std::collections::HashMap;
 

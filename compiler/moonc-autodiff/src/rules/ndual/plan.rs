@@ -2,8 +2,8 @@
 //! documentation), and the plan the code generation follows: which
 //! outputs, inputs and loads take part, and why anything else falls back.
 
+use crate::adjoint::ReverseState;
 use crate::ir::{Op, Value};
-use crate::reverse::ReverseState;
 use crate::rules;
 use crate::rules::Forward;
 use crate::rules::Rule;

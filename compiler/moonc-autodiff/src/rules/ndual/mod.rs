@@ -39,9 +39,9 @@ mod loops;
 mod plan;
 mod selection;
 
+use crate::adjoint::ReverseState;
 use crate::expr;
 use crate::ir::{Builder, Op, Value};
-use crate::reverse::ReverseState;
 use crate::rules;
 use crate::rules::Forward;
 use crate::rules::Rule;

@@ -4,9 +4,9 @@
 use super::loops::{add_to_cell, add_to_element, clone_iteration};
 use super::partials;
 use super::plan::LoopPlan;
+use crate::adjoint::ReverseState;
+use crate::adjoint::trip_count;
 use crate::ir::{Builder, Op, Region, Value};
-use crate::reverse::ReverseState;
-use crate::reverse::trip_count;
 use moonc_ir::Error;
 
 /// The reverse of a max/min selection loop: a scan (which vectorizes)
