@@ -1,5 +1,5 @@
 // Derivatives of the LU and symmetric-indefinite LAPACK routines (getrf,
-// getrs, getri, sytrf, sytrs; compiler/moonc-autodiff/src/rules/blas.rs)
+// getrs, getri, sytrf, sytrs; compiler/moonc-autodiff/src/rules/blas/)
 // by `moonc check`: forward mode against finite differences, reverse
 // against forward. The matrices make getrf pivot and sytrf take a 2x2
 // pivot block; sytrf's matrix is stored unsymmetric (only the triangle

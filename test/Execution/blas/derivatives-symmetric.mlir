@@ -1,5 +1,5 @@
 // Derivatives of ger and of the routines on symmetric matrices (symv,
-// symm, syrk; compiler/moonc-autodiff/src/rules/blas.rs) by `moonc check`:
+// symm, syrk; compiler/moonc-autodiff/src/rules/blas/) by `moonc check`:
 // forward mode against finite differences, reverse against forward, every
 // argument active. The symmetric matrices are stored unsymmetric: only the
 // triangle read may get a derivative. Flags are set as in

@@ -1,5 +1,5 @@
 // Derivatives of the triangular BLAS 3 routines and LAPACK's trtrs
-// (compiler/moonc-autodiff/src/rules/blas.rs) by `moonc check`: forward
+// (compiler/moonc-autodiff/src/rules/blas/) by `moonc check`: forward
 // mode against finite differences, reverse against forward, every argument
 // active. Each function is written once with all flags 0; the RUN lines set
 // flags by rewriting the constants marked RIGHT, LOWER, TRANS and UNIT, and

@@ -1,6 +1,6 @@
 // Vector forward mode (`moon.jvp ... width 2`) through BLAS and LAPACK
 // calls: each direction runs the routine's width-1 rule on its slice of the
-// shadows (rules/blas.rs, forward_by_lane). The two lanes must equal two
+// shadows (rules/blas/lanes.rs, forward_by_lane). The two lanes must equal two
 // width-1 JVPs in the same directions, and the first direction is checked
 // against finite differences by `moonc check` on @f.
 //
