@@ -5,7 +5,7 @@
 //!
 //! Adding an operation is one entry plus its test (see `test/Passes/autodiff`).
 //! Calls of moonrt's BLAS routines have their own table, keyed on the
-//! routine (`blas.rs`).
+//! routine (`blas/`).
 
 use crate::{activity::VIEW_OPS, adjoint::ReverseState, tangent::FunctionState};
 use moonc_ir::Error;
