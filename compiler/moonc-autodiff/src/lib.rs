@@ -12,8 +12,6 @@ pub mod reverse;
 pub mod rules;
 pub mod tangent;
 
-/// The IR view, from moonc-ir.
-use moonc_ir::ir;
 use moonc_ir::{Error, ir::Op};
 
 /// Replaces every `moon.jvp` and `moon.vjp` in `module` by a call to a

@@ -3,12 +3,9 @@
 //! branches pass the tangents of the values they pass.
 
 use super::{Forward::Custom, Reverse, Rule};
-use crate::{
-    activity::successor_operands,
-    ir::{Builder, Op, Value},
-    tangent::FunctionState,
-};
+use crate::{activity::successor_operands, tangent::FunctionState};
 use moonc_ir::Error;
+use moonc_ir::ir::{Builder, Op, Value};
 
 pub const RULES: &[Rule] = &[
     Rule {

@@ -5,10 +5,10 @@
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     adjoint::{CallRule, ReverseState},
-    ir::{Builder, Op, Type, Value},
     request::Key,
     tangent::FunctionState,
 };
+use moonc_ir::ir::{Builder, Op, Type, Value};
 use moonc_ir::{Error, moon::Activity as Act};
 
 pub const RULES: &[Rule] = &[

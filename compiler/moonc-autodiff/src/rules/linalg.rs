@@ -6,14 +6,10 @@
 //! applied to (dA, B) and (A, dB), accumulating into dC.
 
 use super::{Forward::Custom, Reverse, Rule};
-use crate::{
-    activity::root,
-    adjoint::ReverseState,
-    ir::{Block, Builder, Op, Region, Type, Value},
-    tangent::FunctionState,
-};
+use crate::{activity::root, adjoint::ReverseState, tangent::FunctionState};
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Block, Builder, Op, Region, Type, Value};
 use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
 use std::collections::HashMap;
 
@@ -638,15 +634,7 @@ impl Generic<'_> {
                  projected permutations",
             ));
         };
-        let iterators: Vec<&str> = (0..self.rank)
-            .map(|d| {
-                if kept.contains(&d) {
-                    "parallel"
-                } else {
-                    "reduction"
-                }
-            })
-            .collect();
+        let iterators = reducing_iterators(self.rank, &kept);
         let mut all_maps = self.maps.to_vec();
         all_maps.push(map);
         let (_, block, yield_) =
@@ -721,6 +709,20 @@ impl Generic<'_> {
         }
         Ok(())
     }
+}
+
+/// The iterator types of a generic over `rank` dimensions that keeps the
+/// dimensions `kept` and sums over the others.
+pub(crate) fn reducing_iterators(rank: usize, kept: &[usize]) -> Vec<&'static str> {
+    (0..rank)
+        .map(|d| {
+            if kept.contains(&d) {
+                "parallel"
+            } else {
+                "reduction"
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

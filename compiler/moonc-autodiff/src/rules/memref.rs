@@ -7,13 +7,10 @@ use super::{
     Forward::{Custom, Inactive},
     Reverse, Rule,
 };
-use crate::{
-    adjoint::ReverseState,
-    ir::{Builder, Op, Value},
-    tangent::FunctionState,
-};
+use crate::{adjoint::ReverseState, tangent::FunctionState};
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Value};
 
 pub const RULES: &[Rule] = &[
     Rule {

@@ -19,7 +19,7 @@ pub mod blas;
 mod cf;
 mod func;
 mod linalg;
-pub(crate) use linalg::{build_generic, may_alias};
+pub(crate) use linalg::{build_generic, may_alias, reducing_iterators};
 mod math;
 mod memref;
 pub mod ndual;

@@ -6,11 +6,11 @@ use super::{Forward::Custom, Reverse, Rule};
 use crate::{
     activity,
     adjoint::{ReverseState, trip_count},
-    ir::{Attr, Block, Builder, Op, Region, Type, Value},
     tangent::FunctionState,
 };
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Attr, Block, Builder, Op, Region, Type, Value};
 
 pub const RULES: &[Rule] = &[
     Rule {

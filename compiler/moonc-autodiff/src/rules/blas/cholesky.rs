@@ -5,10 +5,10 @@ use super::scratch;
 use super::triangles::{Factor, by_position, lower_part, lower_view, with_factor};
 use super::{call, combine, constant_flag, copy_of, dealloc, flag, prefix, saved, saved_after};
 use crate::adjoint::ReverseState;
-use crate::ir::{Builder, Op, Value};
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Value};
 
 /// `Phi(X)`: the strict lower triangle, half the diagonal, zero above.
 fn phi(b: &mut Builder, x: Value) {

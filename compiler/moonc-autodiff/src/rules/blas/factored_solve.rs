@@ -6,10 +6,10 @@ use super::lu::{add_lu_adjoint, lu_tangent};
 use super::triangles::{add_folded, by_position, lower_view};
 use super::{call, constant_flag, dealloc, flag, lookup, prefix, saved, saved_after, scratch};
 use crate::adjoint::ReverseState;
-use crate::ir::{Builder, Op, Value};
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Value};
 
 /// `sytrf(lower, A, ipiv)`: Bunch-Kaufman `A = L D L^T` over `A`'s
 /// triangle. The factor's tangent and adjoint are not those of its packed

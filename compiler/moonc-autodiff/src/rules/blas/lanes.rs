@@ -2,9 +2,9 @@
 //! once per direction.
 
 use super::Foreign;
-use crate::ir::{Builder, Op, Type, Value};
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
+use moonc_ir::ir::{Builder, Op, Type, Value};
 
 /// Vector forward mode (width `N > 1`) of a call `op` with the rule
 /// `rule`: the width-1 rule once per direction, on that direction's slice

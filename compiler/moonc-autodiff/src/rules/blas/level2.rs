@@ -6,10 +6,10 @@ use super::scaled_product::{FactorsReverse, scaled_product_reverse};
 use super::triangles::{add_folded, lower_view};
 use super::{call, dealloc, flag, prefix, saved, scratch};
 use crate::adjoint::ReverseState;
-use crate::ir::{Builder, Op};
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op};
 
 /// With the transpose a constant: `dA += alpha G x^T` (`alpha x G^T` when
 /// transposed) by `ger`, and `dx += alpha op(A)^T G` by `gemv`.

@@ -7,10 +7,10 @@ use super::scaled_product::{scaled_product_reverse, update_reverse};
 use super::triangles::{add_folded, by_position, lower_part, lower_view};
 use super::{call, combine, constant_flag, dealloc, flag, inner, prefix, scratch};
 use crate::adjoint::ReverseState;
-use crate::ir::{Builder, Op, Value};
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Value};
 
 /// With the transposes constants: `dA += alpha G op(B)^T` (`alpha op(B)
 /// G^T` when `A` is transposed) and `dB += alpha op(A)^T G` (`alpha G^T

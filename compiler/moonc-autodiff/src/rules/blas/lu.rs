@@ -5,11 +5,11 @@
 use super::triangles::{Factor, by_position, with_factor};
 use super::{add_to, call, copy_of, dealloc, flag, prefix, saved, saved_after, scratch};
 use crate::adjoint::ReverseState;
-use crate::ir::{Builder, Op, Value};
 use crate::rules::linalg::snapshot;
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Value};
 
 /// Applies `getrf`'s row interchanges to the matrix `x`: `x = P^T x`
 /// (`forward`) or `P x`.

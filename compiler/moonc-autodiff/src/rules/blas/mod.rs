@@ -40,13 +40,13 @@ use triangular::{
 };
 
 use crate::adjoint::ReverseState;
-use crate::ir::{Builder, Op, Type, Value};
 use crate::rules::linalg::build_generic;
 use crate::rules::linalg::may_alias;
 use crate::rules::linalg::snapshot;
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Type, Value};
 
 /// The derivative rule of one routine.
 pub struct Foreign {

@@ -6,12 +6,12 @@
 use super::{call, combine, constant_flag, copy_of, dealloc, flag, inner, lookup, prefix};
 use super::{saved, scratch};
 use crate::adjoint::ReverseState;
-use crate::ir::{Builder, Op, Value};
 use crate::rules::linalg::may_alias;
 use crate::rules::linalg::snapshot;
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
+use moonc_ir::ir::{Builder, Op, Value};
 
 /// What the adjoint rule of a [`ScaledProduct`] routine with `N` flags
 /// hands the code that adds its factors' adjoints.

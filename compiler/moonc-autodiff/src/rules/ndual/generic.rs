@@ -4,10 +4,11 @@
 use super::plan::GenericPlan;
 use super::{constant, partials, weighted};
 use crate::adjoint::ReverseState;
-use crate::ir::{Builder, Op, Value};
 use crate::rules::build_generic;
 use crate::rules::may_alias;
+use crate::rules::reducing_iterators;
 use moonc_ir::Error;
+use moonc_ir::ir::{Builder, Op, Value};
 use moonc_ir::linalg::{projected_dims, split_ins_outs};
 use std::collections::HashMap;
 
@@ -143,15 +144,7 @@ pub(super) fn emit_generic(
             }
         };
         let kept_dims = projected_dims(&map).expect("checked by the plan");
-        let its: Vec<&str> = (0..rank)
-            .map(|d| {
-                if kept_dims.contains(&d) {
-                    "parallel"
-                } else {
-                    "reduction"
-                }
-            })
-            .collect();
+        let its = reducing_iterators(rank, &kept_dims);
         let mut g_ins = read_seeds.clone();
         let mut g_maps: Vec<String> = plan
             .outs

@@ -6,8 +6,8 @@ use super::plan::LoopPlan;
 use super::{constant, partials, weighted};
 use crate::adjoint::ReverseState;
 use crate::adjoint::trip_count;
-use crate::ir::{Block, Builder, Op, Region, Value};
 use moonc_ir::Error;
+use moonc_ir::ir::{Block, Builder, Op, Region, Value};
 use std::collections::HashMap;
 
 /// Emits the fused reverse of the summing or storing loop `op` by `plan`

@@ -41,12 +41,12 @@ mod selection;
 
 use crate::adjoint::ReverseState;
 use crate::expr;
-use crate::ir::{Builder, Op, Value};
 use crate::rules;
 use crate::rules::Forward;
 use crate::rules::Rule;
 use generic::emit_generic;
 use loops::emit_loop;
+use moonc_ir::ir::{Builder, Op, Value};
 use moonc_ir::{Error, options};
 use plan::{in_loop, plan_generic, plan_loop};
 use selection::emit_selection;

@@ -3,11 +3,11 @@
 //! outputs, inputs and loads take part, and why anything else falls back.
 
 use crate::adjoint::ReverseState;
-use crate::ir::{Op, Value};
 use crate::rules;
 use crate::rules::Forward;
 use crate::rules::Rule;
 use crate::rules::may_alias;
+use moonc_ir::ir::{Op, Value};
 use moonc_ir::linalg::{projected_dims, split_ins_outs};
 use moonc_ir::options;
 

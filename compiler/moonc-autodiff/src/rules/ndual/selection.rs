@@ -6,8 +6,8 @@ use super::partials;
 use super::plan::LoopPlan;
 use crate::adjoint::ReverseState;
 use crate::adjoint::trip_count;
-use crate::ir::{Builder, Op, Region, Value};
 use moonc_ir::Error;
+use moonc_ir::ir::{Builder, Op, Region, Value};
 
 /// The reverse of a max/min selection loop: a scan (which vectorizes)
 /// finds the selected iteration again, the first or last element equal to
