@@ -4,6 +4,14 @@
 
 CARGO       ?= cargo
 CARGO_FLAGS ?= --release --locked
+# Cargo keeps what it learns from `rustc --print ...` in
+# target/.rustc_info.json. On fresh clones of this workspace the first
+# cargo command (clippy or build) could leave a failed probe there, whose
+# stdin had picked up a build script's compiler output, and the next
+# command then failed at once ("failed to run `rustc` to learn about
+# target-specific information"). Probing afresh each time costs
+# milliseconds.
+export CARGO_CACHE_RUSTC_INFO := 0
 BIN         := target/release
 VENV        := build/venv
 LLVM_PREFIX ?= /usr/lib/llvm-22
