@@ -4,16 +4,6 @@
 
 CARGO       ?= cargo
 CARGO_FLAGS ?= --release --locked
-# On a fresh clone, the cargo command that follows another (build after
-# clippy, or clippy after build) sometimes fails at once: its probe
-# `rustc - --print=cfg ...` reads a build script's compiler messages as its
-# input ("failed to run `rustc` to learn about target-specific
-# information"; seen on this machine with cargo 1.95, not understood).
-# Running the command once more succeeds, provided cargo does not keep the
-# failed probe in target/.rustc_info.json, hence no rustc-info cache and
-# one retry.
-export CARGO_CACHE_RUSTC_INFO := 0
-retry = $(1) || { echo "retrying once: $(1)"; $(1); }
 BIN         := target/release
 VENV        := build/venv
 LLVM_PREFIX ?= /usr/lib/llvm-22
@@ -27,7 +17,7 @@ bootstrap:
 	@.ci/bootstrap.sh
 
 build: bootstrap
-	$(call retry,$(CARGO) build $(CARGO_FLAGS) --workspace)
+	$(CARGO) build $(CARGO_FLAGS) --workspace
 
 # Rust unit tests (snapshots included).
 unit: build
@@ -40,7 +30,7 @@ lit: build
 # Formatting and clippy for Rust, clang-format for the dialect's C++.
 lint: bootstrap
 	$(CARGO) fmt --all --check
-	$(call retry,$(CARGO) clippy $(CARGO_FLAGS) --workspace --all-targets -- -D warnings)
+	$(CARGO) clippy $(CARGO_FLAGS) --workspace --all-targets -- -D warnings
 	clang-format-22 --dry-run --Werror $(CXX_SOURCES)
 	$(CARGO) fmt --manifest-path examples/rust/Cargo.toml --check
 

@@ -34,10 +34,18 @@ impl Staged {
         &self.path
     }
 
-    /// Moves the finished file into place.
+    /// Moves the finished file into place. A destination that is a device
+    /// or a pipe (`-o /dev/null`) is written into instead: renaming onto it
+    /// would replace it by a regular file.
     pub fn commit(self) -> Outcome<()> {
-        std::fs::rename(&self.path, &self.destination)
-            .map_err(|e| Failure::new(format!("cannot write {}: {e}", self.destination.display())))
+        let special =
+            std::fs::metadata(&self.destination).is_ok_and(|m| !m.is_file() && !m.is_dir());
+        let done = if special {
+            std::fs::copy(&self.path, &self.destination).map(drop)
+        } else {
+            std::fs::rename(&self.path, &self.destination)
+        };
+        done.map_err(|e| Failure::new(format!("cannot write {}: {e}", self.destination.display())))
     }
 }
 
