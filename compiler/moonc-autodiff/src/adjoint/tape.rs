@@ -183,13 +183,17 @@ impl ReverseState<'_> {
             };
             old.erase();
             placeholder.defining_op().expect("a constant").erase();
-            // The first buffer is freed with the record's byte count.
+            // The buffers take the record's place among those freed at the
+            // end (so that the order does not depend on the hashing of
+            // `records`); the first is freed with the record's byte count.
             let at = self.to_free.iter().position(|(f, _)| *f == record.buffer);
-            let (_, bytes) = self.to_free.remove(at.expect("a tape buffer"));
-            for (i, &buffer) in buffers.iter().enumerate() {
-                self.to_free
-                    .push((buffer, if i == 0 { bytes } else { None }));
-            }
+            let at = at.expect("a tape buffer");
+            let bytes = self.to_free[at].1;
+            let freed = buffers
+                .iter()
+                .enumerate()
+                .map(|(i, &buffer)| (buffer, if i == 0 { bytes } else { None }));
+            self.to_free.splice(at..=at, freed);
         }
     }
 
