@@ -267,8 +267,9 @@ pub fn signature_of(op: &OperationRef) -> Result<Signature> {
         ValueType::from_type(t).ok_or_else(|| {
             Error::Unsupported(format!(
                 "{what} of @{name} has type `{t}`, which moonc cannot pass; supported are \
-                 f32, f64, i1, i8, i16, i32, i64, index and ranked memrefs of them with an \
-                 identity or strided layout in the default memory space"
+                 f32, f64, i1, i8, i16, i32, i64, index, ranked tensors of them and ranked \
+                 memrefs of them with an identity or strided layout in the default memory \
+                 space"
             ))
         })
     };

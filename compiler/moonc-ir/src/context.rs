@@ -48,6 +48,8 @@ pub fn dependent_dialects() -> Vec<DialectHandle> {
             sys::mlirGetDialectHandle__scf__(),
             sys::mlirGetDialectHandle__cf__(),
             sys::mlirGetDialectHandle__func__(),
+            sys::mlirGetDialectHandle__tensor__(),
+            sys::mlirGetDialectHandle__bufferization__(),
         ]
     };
     handles

@@ -48,6 +48,10 @@ unsafe extern "C" {
     /// The function type of the function named by `op`'s `callee`, or null.
     pub fn moonGetCalleeType(op: MlirOperation) -> MlirType;
 
+    /// Replaces a named linalg operation by its `linalg.generic` (returned),
+    /// or returns a null operation when it cannot.
+    pub fn moonGeneralizeLinalgOp(op: MlirOperation) -> MlirOperation;
+
     /// Creates an instance of the pass `definition` describes, with options.
     pub fn moonCreatePass(definition: *const MoonPassDefinition) -> MlirPass;
 

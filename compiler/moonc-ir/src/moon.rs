@@ -65,8 +65,34 @@ impl Activity {
     }
 }
 
-/// A derivative request (`moon.jvp` or `moon.vjp`) to build with the IR
-/// view's [`Builder`], through the generated builders.
+/// Which derivative a [`Request`] asks for: the `moon` operation it
+/// builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transform {
+    Jvp,
+    Vjp,
+    Grad,
+    ValueAndGrad,
+    Hvp,
+}
+
+impl Transform {
+    /// The transform of the operation named `name` (`moon.grad`), if any.
+    pub fn of(name: &str) -> Option<Transform> {
+        Some(match name {
+            "moon.jvp" => Self::Jvp,
+            "moon.vjp" => Self::Vjp,
+            "moon.grad" => Self::Grad,
+            "moon.value_and_grad" => Self::ValueAndGrad,
+            "moon.hvp" => Self::Hvp,
+            _ => return None,
+        })
+    }
+}
+
+/// A derivative request (`moon.jvp`, `moon.vjp`, `moon.grad`,
+/// `moon.value_and_grad` or `moon.hvp`) to build with the IR view's
+/// [`Builder`], through the generated builders.
 pub struct Request<'a> {
     /// The function to differentiate.
     pub callee: &'a str,
@@ -74,25 +100,28 @@ pub struct Request<'a> {
     pub operands: &'a [ir::Value],
     /// Its result types.
     pub results: &'a [ir::Type],
-    /// The activity of each of the callee's arguments and results.
+    /// The activity of each of the callee's arguments and results (the
+    /// result activities are ignored by the scalar-loss transforms).
     pub args: &'a [Activity],
     pub res: &'a [Activity],
-    /// The number of directions (`width`, omitted when 1; `moon.jvp` only).
+    /// The number of directions (`width`, omitted when 1; `moon.jvp` and
+    /// `moon.hvp` only).
     pub width: u32,
 }
 
 impl Request<'_> {
     /// Inserts `moon.jvp` with `b`.
     pub fn jvp(&self, b: &mut Builder) -> ir::Op {
-        self.insert(b, true)
+        self.build(Transform::Jvp, b)
     }
 
     /// Inserts `moon.vjp` with `b`.
     pub fn vjp(&self, b: &mut Builder) -> ir::Op {
-        self.insert(b, false)
+        self.build(Transform::Vjp, b)
     }
 
-    fn insert(&self, b: &mut Builder, jvp: bool) -> ir::Op {
+    /// Inserts the operation of `transform` with `b`.
+    pub fn build(&self, transform: Transform, b: &mut Builder) -> ir::Op {
         // SAFETY: the builder's context, location, values and types belong
         // to live IR, which outlives the operation built here; `context`
         // borrows `context_ref`, which lives until the end of the function.
@@ -116,28 +145,58 @@ impl Request<'_> {
             Activity::array(context, self.args),
             Activity::array(context, self.res),
         );
-        let op = if jvp {
-            let mut builder = JvpOperation::builder(context, location)
-                .outputs(&results)
-                .inputs(&operands)
-                .callee(callee)
-                .arg_activity(args)
-                .res_activity(res);
-            if self.width > 1 {
-                let i64_type = IntegerType::new(context, 64).into();
-                builder = builder.width(IntegerAttribute::new(i64_type, self.width.into()));
+        let width = (self.width > 1).then(|| {
+            let i64_type = IntegerType::new(context, 64).into();
+            IntegerAttribute::new(i64_type, self.width.into())
+        });
+        let op: melior::ir::Operation = match transform {
+            Transform::Jvp => {
+                let mut builder = JvpOperation::builder(context, location)
+                    .outputs(&results)
+                    .inputs(&operands)
+                    .callee(callee)
+                    .arg_activity(args)
+                    .res_activity(res);
+                if let Some(width) = width {
+                    builder = builder.width(width);
+                }
+                builder.build().into()
             }
-            melior::ir::Operation::from(builder.build()).into_raw()
-        } else {
-            let builder = VjpOperation::builder(context, location)
+            Transform::Vjp => VjpOperation::builder(context, location)
                 .outputs(&results)
                 .inputs(&operands)
                 .callee(callee)
                 .arg_activity(args)
-                .res_activity(res);
-            melior::ir::Operation::from(builder.build()).into_raw()
+                .res_activity(res)
+                .build()
+                .into(),
+            Transform::Grad => GradOperation::builder(context, location)
+                .outputs(&results)
+                .inputs(&operands)
+                .callee(callee)
+                .arg_activity(args)
+                .build()
+                .into(),
+            Transform::ValueAndGrad => ValueAndGradOperation::builder(context, location)
+                .outputs(&results)
+                .inputs(&operands)
+                .callee(callee)
+                .arg_activity(args)
+                .build()
+                .into(),
+            Transform::Hvp => {
+                let mut builder = HvpOperation::builder(context, location)
+                    .outputs(&results)
+                    .inputs(&operands)
+                    .callee(callee)
+                    .arg_activity(args);
+                if let Some(width) = width {
+                    builder = builder.width(width);
+                }
+                builder.build().into()
+            }
         };
-        b.insert(ir::Op(op))
+        b.insert(ir::Op(op.into_raw()))
     }
 }
 

@@ -110,6 +110,7 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
 
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     crate::vmap::run(module)?;
+    crate::bufferize::bufferize(module)?;
     crate::hvp_to_jvp::run(module)?;
     crate::grad_to_vjp::run(module)?;
     let settings = moonc_autodiff::Settings {

@@ -6,6 +6,7 @@ use moonc_ir::pass::PassInfo;
 
 pub mod autodiff;
 pub mod blocked_loops;
+pub mod bufferize;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
 pub mod inline_alloca_scopes;
@@ -50,6 +51,7 @@ pub static PASSES: &[&PassInfo] = &[
     &grad_to_vjp::GRAD_TO_VJP,
     &hvp_to_jvp::HVP_TO_JVP,
     &vmap::VMAP,
+    &bufferize::BUFFERIZE,
     &autodiff::AUTODIFF,
     &uniform_buffers::UNIFORM_BUFFERS,
     &linalg_to_blas::LINALG_TO_BLAS,

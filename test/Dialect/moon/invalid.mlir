@@ -138,7 +138,7 @@ func.func @caller(%m: f64) {
 
 func.func private @f(f64) -> (f64, f64)
 func.func @caller(%x: f64) {
-  // expected-error @+1 {{'moon.grad' op needs a function that returns exactly one floating-point scalar, but the function returns (f64, f64)}}
+  // expected-error @+1 {{'moon.grad' op needs a function that returns exactly one floating-point scalar (or rank-0 tensor of floats), but the function returns (f64, f64)}}
   %0 = moon.grad @f(%x) : (f64) -> f64
   return
 }
@@ -147,7 +147,7 @@ func.func @caller(%x: f64) {
 
 func.func private @f(f64) -> vector<2xf64>
 func.func @caller(%x: f64) {
-  // expected-error @+1 {{'moon.hvp' op needs a function that returns exactly one floating-point scalar, but the function returns (vector<2xf64>)}}
+  // expected-error @+1 {{'moon.hvp' op needs a function that returns exactly one floating-point scalar (or rank-0 tensor of floats), but the function returns (vector<2xf64>)}}
   %0 = moon.hvp @f(%x, %x) : (f64, f64) -> f64
   return
 }

@@ -4,7 +4,7 @@
 
 func.func private @two(f64) -> (f64, f64)
 func.func @caller(%x: f64) -> f64 {
-  // expected-error @+1 {{'moon.grad' op needs a function that returns exactly one floating-point scalar, but the function returns (f64, f64)}}
+  // expected-error @+1 {{'moon.grad' op needs a function that returns exactly one floating-point scalar (or rank-0 tensor of floats), but the function returns (f64, f64)}}
   %0 = moon.grad @two(%x) : (f64) -> f64
   return %0 : f64
 }

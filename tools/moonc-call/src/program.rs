@@ -49,6 +49,15 @@ impl Session {
         if !module.as_operation().verify() {
             return Err(self.diagnostics.failure(&format!("{name} does not verify")));
         }
+        // Functions on tensors are called, and differentiated, as functions
+        // on memrefs (`--moon-bufferize`).
+        let pm = PassManager::new(&self.context);
+        pm.add_pass(moonc_passes::bufferize::BUFFERIZE.create());
+        let mut module = module;
+        pm.run(&mut module).map_err(|_| {
+            self.diagnostics
+                .failure(&format!("{name}: bufferization failed"))
+        })?;
         Ok(module)
     }
 

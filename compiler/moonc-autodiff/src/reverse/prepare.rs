@@ -12,42 +12,19 @@ use crate::{
 use mlir_sys as sys;
 use moonc_ir::{
     Error,
-    ir::{Ctx, Op, Type, Value, error_at},
+    ir::{Ctx, Op, Type, Value, error_at, run_passes},
     moon::Activity as Act,
 };
 use std::collections::HashSet;
 
-/// Runs `pipeline` (a textual pass pipeline anchored on `func.func`) on
-/// `function`.
-pub(crate) fn run_on_function(
-    ctx: Ctx,
-    function: Op,
-    passes: &[sys::MlirPass],
-) -> Result<(), Error> {
-    // SAFETY: the pass manager is created, used and destroyed here; it
-    // takes ownership of the passes; the function is live.
-    unsafe {
-        let anchor = "func.func";
-        let pm = sys::mlirPassManagerCreateOnOperation(
-            ctx.0,
-            sys::MlirStringRef {
-                data: anchor.as_ptr().cast(),
-                length: anchor.len(),
-            },
-        );
-        for &pass in passes {
-            sys::mlirPassManagerAddOwnedPass(pm, pass);
-        }
-        let result = sys::mlirPassManagerRunOnOp(pm, function.0);
-        sys::mlirPassManagerDestroy(pm);
-        if result.value == 0 {
-            return Err(error_at(
-                function,
-                "cannot bring this function into the structured form reverse mode needs",
-            ));
-        }
-    }
-    Ok(())
+/// Runs `passes` on `function`, reporting a failure at the function.
+pub(crate) fn run_on_function(function: Op, passes: &[sys::MlirPass]) -> Result<(), Error> {
+    run_passes(function, "func.func", passes).map_err(|_| {
+        error_at(
+            function,
+            "cannot bring this function into the structured form reverse mode needs",
+        )
+    })
 }
 
 /// Lifts unstructured control flow to `scf` and generalizes named linalg
@@ -75,7 +52,7 @@ pub(crate) fn prepare(ctx: Ctx, function: Op, parallel: bool) -> Result<(), Erro
     if passes.is_empty() {
         return Ok(());
     }
-    run_on_function(ctx, function, &passes)
+    run_on_function(function, &passes)
 }
 
 /// The roots of the buffers `function` may write.

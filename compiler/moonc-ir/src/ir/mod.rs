@@ -107,6 +107,29 @@ impl From<melior::ir::Location<'_>> for Loc {
     }
 }
 
+/// Runs `passes` (created by MLIR's C API, owned by the pass manager
+/// made here) on `op`, whose operation name is `anchor`
+/// (`builtin.module`, `func.func`). The passes report their failures as
+/// diagnostics; the error says only that they did.
+pub fn run_passes(op: Op, anchor: &str, passes: &[sys::MlirPass]) -> Result<(), Error> {
+    // SAFETY: the pass manager is created, used and destroyed here; it
+    // takes ownership of the passes; the operation is live.
+    let succeeded = unsafe {
+        let pm = sys::mlirPassManagerCreateOnOperation(op.ctx().0, string_ref(anchor));
+        for &pass in passes {
+            sys::mlirPassManagerAddOwnedPass(pm, pass);
+        }
+        let result = sys::mlirPassManagerRunOnOp(pm, op.0);
+        sys::mlirPassManagerDestroy(pm);
+        result.value != 0
+    };
+    if succeeded {
+        Ok(())
+    } else {
+        Err(Error::Reported)
+    }
+}
+
 /// Reports `message` as an error at `at` (an operation or a location) to
 /// the context's diagnostic handlers and returns the error that says so:
 /// moonc's one way to report a located error.
@@ -199,6 +222,12 @@ impl Type {
     pub fn is_memref(self) -> bool {
         // SAFETY: the type is live.
         unsafe { sys::mlirTypeIsAMemRef(self.0) }
+    }
+
+    /// A ranked tensor type.
+    pub fn is_tensor(self) -> bool {
+        // SAFETY: the type is live.
+        unsafe { sys::mlirTypeIsARankedTensor(self.0) }
     }
 
     /// The element type of a shaped type, or the type itself.
@@ -491,6 +520,15 @@ impl Op {
     pub fn erase(self) {
         // SAFETY: the operation is live; callers drop every handle to it.
         unsafe { sys::mlirOperationDestroy(self.0) }
+    }
+
+    /// Replaces this named linalg operation (`linalg.broadcast`,
+    /// `linalg.conv_2d_nchw_fchw`, ...) by its `linalg.generic`, which is
+    /// returned; `None` (and nothing changed) when it is not one.
+    pub fn generalize_linalg(self) -> Option<Op> {
+        // SAFETY: the operation is live; MLIR erases it only on success.
+        let raw = unsafe { crate::ffi::moonGeneralizeLinalgOp(self.0) };
+        (!raw.ptr.is_null()).then_some(Op(raw))
     }
 
     /// The argument and result types of a `func.func`.

@@ -22,6 +22,12 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Moon, moon);
 /// no such function.
 MLIR_CAPI_EXPORTED MlirType moonGetCalleeType(MlirOperation op);
 
+/// Replaces the named linalg operation `op` by the equivalent
+/// `linalg.generic` and returns it, or returns a null operation (leaving
+/// `op` alone) when `op` is not a named linalg operation that can be
+/// generalized.
+MLIR_CAPI_EXPORTED MlirOperation moonGeneralizeLinalgOp(MlirOperation op);
+
 /// Creates a new instance of a pass; called by MLIR each time a pipeline
 /// needs one. Ownership of the returned pass goes to MLIR.
 typedef MlirPass (*MoonPassFactory)(void *userData);

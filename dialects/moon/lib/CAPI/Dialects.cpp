@@ -14,6 +14,8 @@
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -24,6 +26,19 @@
 #include "llvm/Support/SourceMgr.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Moon, moon, mlir::moon::MoonDialect)
+
+MlirOperation moonGeneralizeLinalgOp(MlirOperation op) {
+  auto named = llvm::dyn_cast<mlir::linalg::LinalgOp>(unwrap(op));
+  if (!named || llvm::isa<mlir::linalg::GenericOp>(named.getOperation()))
+    return {nullptr};
+  mlir::IRRewriter rewriter(named->getContext());
+  rewriter.setInsertionPoint(named);
+  mlir::FailureOr<mlir::linalg::GenericOp> generic =
+      mlir::linalg::generalizeNamedOp(rewriter, named);
+  if (mlir::failed(generic))
+    return {nullptr};
+  return wrap(generic->getOperation());
+}
 
 MlirType moonGetCalleeType(MlirOperation op) {
   mlir::Operation *operation = unwrap(op);

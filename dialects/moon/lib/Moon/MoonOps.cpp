@@ -136,6 +136,13 @@ verifyActivities(TransformKind kind, FunctionType function,
   return success();
 }
 
+/// A float, or a rank-0 tensor of floats (what frontends return as a loss).
+static bool isScalarLoss(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return isa<FloatType>(type) || (tensor && tensor.getRank() == 0 &&
+                                  isa<FloatType>(tensor.getElementType()));
+}
+
 FailureOr<Signature> mlir::moon::getTransformSignature(
     TransformKind kind, FunctionType function, ArrayRef<Activity> argActivities,
     ArrayRef<Activity> resultActivities, int64_t width,
@@ -150,13 +157,14 @@ FailureOr<Signature> mlir::moon::getTransformSignature(
   bool scalarLoss = kind == TransformKind::Grad ||
                     kind == TransformKind::ValueAndGrad ||
                     kind == TransformKind::Hvp;
-  if (scalarLoss && (function.getNumResults() != 1 ||
-                     !isa<FloatType>(function.getResult(0)))) {
+  if (scalarLoss &&
+      (function.getNumResults() != 1 || !isScalarLoss(function.getResult(0)))) {
     std::string results;
     llvm::raw_string_ostream os(results);
     llvm::interleaveComma(function.getResults(), os);
     return emitError() << "needs a function that returns exactly one "
-                          "floating-point scalar, but the function returns ("
+                          "floating-point scalar (or rank-0 tensor of floats), "
+                          "but the function returns ("
                        << results << ")";
   }
 

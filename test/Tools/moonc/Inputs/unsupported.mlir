@@ -1,5 +1,4 @@
-func.func @t(%a: tensor<4xf64>) -> f64 {
-  %c0 = arith.constant 0 : index
-  %v = tensor.extract %a[%c0] : tensor<4xf64>
+func.func @t(%a: vector<4xf64>) -> f64 {
+  %v = vector.extract %a[0] : f64 from vector<4xf64>
   return %v : f64
 }
