@@ -141,6 +141,7 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
     };
     run_passes(module, "builtin.module", &passes)?;
     for f in converted {
+        remove_self_copies(f);
         free_local_buffers(f);
         generalize_named_ops(f);
     }
@@ -315,7 +316,14 @@ fn convert(f: Op, form: Form) {
                         b.value("tensor.dim", &[value, i], ctx.index(), &[])
                     })
                     .collect();
-                let buffer = b.alloc("memref.alloc", &sizes, buffer_type(t));
+                // A buffer allocated first dominates the result's
+                // `tensor.empty`, which eliminate-empty-tensors then
+                // replaces by it (no copy).
+                let buffer = if sizes.is_empty() {
+                    Builder::before(entry.ops()[0]).alloc("memref.alloc", &[], buffer_type(t))
+                } else {
+                    b.alloc("memref.alloc", &sizes, buffer_type(t))
+                };
                 materialize(&mut b, value, buffer);
                 operands.push(buffer);
             }
@@ -733,6 +741,17 @@ fn lower_request(module: Op, op: Op, variants: &mut HashMap<String, String>) -> 
     }
     op.erase();
     Ok(())
+}
+
+/// Erases the `memref.copy %b, %b` one-shot-bufferize leaves where a
+/// result was computed in its destination: a copy onto itself changes
+/// nothing (and reverse mode would read it as an overwrite).
+fn remove_self_copies(f: Op) {
+    for op in f.walk() {
+        if op.name() == "memref.copy" && op.operand(0) == op.operand(1) {
+            op.erase();
+        }
+    }
 }
 
 /// The named linalg operations kept as they are: those with rules of their
