@@ -9,7 +9,7 @@ VENV        := build/venv
 LLVM_PREFIX ?= /usr/lib/llvm-22
 CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h') examples/c/main.c
 
-.PHONY: all bootstrap build unit lit lint test demo docs bench-venv bench bench-issues clean
+.PHONY: all bootstrap build unit lit lint test demo docs frontend-venv bench-venv bench bench-issues clean
 
 all: build
 
@@ -23,8 +23,9 @@ build: bootstrap
 unit: build
 	$(CARGO) test $(CARGO_FLAGS) --workspace
 
-# lit/FileCheck tests under test/.
-lit: build
+# lit/FileCheck tests under test/ (test/Frontends/ needs the frontend
+# virtualenv).
+lit: build frontend-venv
 	$(VENV)/bin/lit -sv test
 
 # Formatting and clippy for Rust, clang-format for the dialect's C++.
@@ -47,6 +48,22 @@ docs: bootstrap
 	  -I dialects/moon/include -I $(LLVM_PREFIX)/include \
 	  dialects/moon/include/Moon/MoonOps.td -o docs/dialects/moon.md
 	MOONC_UPDATE_DOCS=1 $(CARGO) test $(CARGO_FLAGS) -p moonc-passes passes_reference
+
+# The frontends' virtualenv: torch-mlir's wheel (its ONNX importer and
+# torch-mlir-opt) and onnx, whose backend test models test/Frontends/onnx/
+# converts, runs and differentiates. lit reports those tests UNSUPPORTED
+# without it.
+FRONTEND_VENV := build/frontend-venv
+TORCH_MLIR_VERSION := 20261001
+ONNX_VERSION := 1.23.2
+NUMPY_VERSION := 2.4.6
+frontend-venv: bootstrap
+	@if [ "$$($(FRONTEND_VENV)/bin/python -c 'import importlib.metadata as m; print(*(m.version(p) for p in ("torch-mlir", "onnx", "numpy")))' 2>/dev/null)" != "$(TORCH_MLIR_VERSION) $(ONNX_VERSION) $(NUMPY_VERSION)" ]; then \
+	  echo "frontend-venv: creating $(FRONTEND_VENV) with torch-mlir $(TORCH_MLIR_VERSION), onnx $(ONNX_VERSION) and numpy $(NUMPY_VERSION)"; \
+	  python3 -m venv $(FRONTEND_VENV) && \
+	  $(FRONTEND_VENV)/bin/pip install -q --disable-pip-version-check \
+	    'torch-mlir==$(TORCH_MLIR_VERSION)' 'onnx==$(ONNX_VERSION)' 'numpy==$(NUMPY_VERSION)'; \
+	fi
 
 # The benchmarks' virtualenv: JAX for CPU, which the benchmarks run side by
 # side with moonc, and matplotlib for the suite's chart. Only the bench

@@ -73,3 +73,22 @@ if gpu_found:
     lit_config.note(f"GPU tests run on {probe.stdout.strip()}")
 else:
     lit_config.note("GPU tests skipped: no CUDA driver/device")
+
+# The frontend tests (test/Frontends/, `REQUIRES: onnx-frontend`) run with
+# the virtualenv `make frontend-venv` makes (torch-mlir and onnx); without
+# it they are UNSUPPORTED. %frontend_python is its Python.
+import glob  # noqa: E402
+
+frontend_venv = os.path.join(source_root, "build", "frontend-venv")
+frontend_python = os.path.join(frontend_venv, "bin", "python")
+site_packages = glob.glob(os.path.join(frontend_venv, "lib", "python3*", "site-packages"))
+if (
+    os.path.exists(frontend_python)
+    and site_packages
+    and os.path.exists(
+        os.path.join(site_packages[0], "torch_mlir", "_mlir_libs", "torch-mlir-opt")
+    )
+    and os.path.isdir(os.path.join(site_packages[0], "onnx", "backend", "test", "data"))
+):
+    config.available_features.add("onnx-frontend")
+config.substitutions.append(("%frontend_python", frontend_python))
