@@ -52,6 +52,10 @@ unsafe extern "C" {
     /// or returns a null operation when it cannot.
     pub fn moonGeneralizeLinalgOp(op: MlirOperation) -> MlirOperation;
 
+    /// Replaces a linalg operation on memrefs by its `scf.for` loop nest;
+    /// false when it cannot.
+    pub fn moonLowerLinalgOpToLoops(op: MlirOperation) -> bool;
+
     /// Creates an instance of the pass `definition` describes, with options.
     pub fn moonCreatePass(definition: *const MoonPassDefinition) -> MlirPass;
 

@@ -40,11 +40,14 @@ in derivative requests. Otherwise:
    other tensor results become memrefs the function allocates. Calls
    left after inlining are adapted.
 4. MLIR's `eliminate-empty-tensors`, `empty-tensor-to-alloc-tensor` and
-   `one-shot-bufferize` bufferize the bodies.
+   `one-shot-bufferize` bufferize the bodies, and `canonicalize` cleans
+   up the converted functions (loops stop carrying the buffers they
+   update in place).
 5. Buffers a converted function allocates and does not return are freed
    at the end of the block that allocates them, and its named linalg
    operations other than `fill`, `copy` and the products (`matmul`,
-   `matvec`, `vecmat`, `dot`, `batch_matmul`) become `linalg.generic`s.
+   `matvec`, `vecmat`, `dot`, `batch_matmul`) become `linalg.generic`s;
+   a generic whose body loads from a buffer (a gather) becomes loops.
 
 `moon-autodiff` runs this after `moon-vmap`, and `moon-cpu-pipeline`
 first. Tensors with an encoding, unranked tensors and `width` above 1 on
@@ -141,6 +144,15 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
     };
     run_passes(module, "builtin.module", &passes)?;
     for f in converted {
+        // Loops and branches that carry a buffer they leave in place (as
+        // one-shot-bufferize makes of tensor iteration values) stop
+        // carrying it: reverse mode differentiates no carried memref.
+        // SAFETY: creating a pass has no preconditions.
+        run_passes(
+            f,
+            "func.func",
+            &[unsafe { sys::mlirCreateTransformsCanonicalizer() }],
+        )?;
         remove_self_copies(f);
         free_local_buffers(f);
         generalize_named_ops(f);
@@ -777,6 +789,19 @@ fn generalize_named_ops(f: Op) {
             op.generalize_linalg();
         }
     }
+    for op in f.walk() {
+        if op.name() == "linalg.generic" && reads_memory_in_body(op) {
+            op.lower_linalg_to_loops();
+        }
+    }
+}
+
+/// Whether the body of the `linalg.generic` `op` loads from a buffer
+/// (a gather: `tensor.extract` of a captured tensor, bufferized). Such a
+/// generic becomes loops, which reverse mode differentiates like any
+/// loop that loads.
+fn reads_memory_in_body(op: Op) -> bool {
+    op.walk().iter().any(|o| o.name() == "memref.load")
 }
 
 /// Frees, at the end of their block, the buffers `f` allocates that

@@ -531,6 +531,13 @@ impl Op {
         (!raw.ptr.is_null()).then_some(Op(raw))
     }
 
+    /// Replaces this linalg operation on memrefs by its `scf.for` loop
+    /// nest; false (and nothing changed) when it cannot.
+    pub fn lower_linalg_to_loops(self) -> bool {
+        // SAFETY: the operation is live; MLIR erases it only on success.
+        unsafe { crate::ffi::moonLowerLinalgOpToLoops(self.0) }
+    }
+
     /// The argument and result types of a `func.func`.
     pub fn function_type(self) -> Option<(Vec<Type>, Vec<Type>)> {
         let ty = self.attr("function_type")?.as_type()?;

@@ -28,6 +28,11 @@ MLIR_CAPI_EXPORTED MlirType moonGetCalleeType(MlirOperation op);
 /// generalized.
 MLIR_CAPI_EXPORTED MlirOperation moonGeneralizeLinalgOp(MlirOperation op);
 
+/// Replaces the linalg operation `op` on memrefs by the equivalent `scf.for`
+/// loop nest (erasing `op`); returns false, leaving `op` alone, when it
+/// cannot.
+MLIR_CAPI_EXPORTED bool moonLowerLinalgOpToLoops(MlirOperation op);
+
 /// Creates a new instance of a pass; called by MLIR each time a pipeline
 /// needs one. Ownership of the returned pass goes to MLIR.
 typedef MlirPass (*MoonPassFactory)(void *userData);

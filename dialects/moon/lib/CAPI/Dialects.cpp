@@ -40,6 +40,18 @@ MlirOperation moonGeneralizeLinalgOp(MlirOperation op) {
   return wrap(generic->getOperation());
 }
 
+bool moonLowerLinalgOpToLoops(MlirOperation op) {
+  auto structured = llvm::dyn_cast<mlir::linalg::LinalgOp>(unwrap(op));
+  if (!structured || !structured.hasPureBufferSemantics())
+    return false;
+  mlir::IRRewriter rewriter(structured->getContext());
+  rewriter.setInsertionPoint(structured);
+  if (mlir::failed(mlir::linalg::linalgOpToLoops(rewriter, structured)))
+    return false;
+  rewriter.eraseOp(structured);
+  return true;
+}
+
 MlirType moonGetCalleeType(MlirOperation op) {
   mlir::Operation *operation = unwrap(op);
   std::optional<mlir::Attribute> attr = operation->getInherentAttr("callee");
