@@ -37,9 +37,15 @@ lint: bootstrap
 
 test: lint unit lit
 
-# The main job on an example: for now, moonc-opt rewriting a gradient request.
+# The main job on an example: the loss and gradient of a 2-layer MLP on
+# tensors (examples/tensors/mlp.mlir, fixed inputs), then the losses of 8
+# gradient descent steps on it (examples/tensors/sgd.mlir), which decrease
+# (`moonc run` echoes its arguments after the results; sed cuts them off).
 demo: build
-	$(BIN)/moonc-opt examples/grad.mlir --moon-grad-to-vjp
+	@echo "== moonc grad examples/tensors/mlp.mlir: the loss and its gradient w.r.t. W1, b1, W2, b2"
+	$(BIN)/moonc grad examples/tensors/mlp.mlir --entry loss --wrt 1,2,3,4 --args @test/Examples/Inputs/mlp.json
+	@echo "== moonc run examples/tensors/sgd.mlir: the losses of 8 gradient descent steps"
+	$(BIN)/moonc run examples/tensors/sgd.mlir --entry train --args @test/Examples/Inputs/mlp.json | sed 's/, "args": .*/}/'
 
 # Regenerates docs/dialects/moon.md (from the ODS) and docs/passes.md.
 docs: bootstrap
