@@ -31,11 +31,20 @@ pub const RULES: &[Rule] = &[
         forward: Expr("-dx0"),
         reverse: Transpose,
     },
+    // remf(x0, x1) = x0 - x1 * trunc(x0 / x1), the quotient piecewise
+    // constant.
     Rule {
         op: "arith.remf",
         forward: Expr("dx0 - dx1 * trunc(x0 / x1)"),
         reverse: Transpose,
     },
+    // max and min: the tangent is that of the operand picked. Ties (equal
+    // operands, -0 and +0 included) give the whole tangent to the first
+    // operand, not half to each: max(x, x) has the tangent dx0, and
+    // relu(x) = maximumf(x, 0) has the derivative 1 at 0. maximumf and
+    // minimumf return NaN if an operand is NaN (its tangent is then
+    // meaningless); maxnumf and minnumf return the other operand, whose
+    // tangent the comparison of the result with x0 picks (false on NaN).
     Rule {
         op: "arith.maximumf",
         forward: Expr("select(ge(x0, x1), dx0, dx1)"),
@@ -43,7 +52,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         op: "arith.maxnumf",
-        forward: Expr("select(ge(x0, x1), dx0, dx1)"),
+        forward: Expr("select(le(y, x0), dx0, dx1)"),
         reverse: Transpose,
     },
     Rule {
@@ -53,7 +62,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         op: "arith.minnumf",
-        forward: Expr("select(le(x0, x1), dx0, dx1)"),
+        forward: Expr("select(ge(y, x0), dx0, dx1)"),
         reverse: Transpose,
     },
     Rule {
