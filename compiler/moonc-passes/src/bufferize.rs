@@ -4,7 +4,7 @@
 //! engine differentiates them and its drivers call them.
 
 use mlir_sys as sys;
-use moonc_ir::ir::{Builder, Op, Type, Value, error_at, run_passes};
+use moonc_ir::ir::{Builder, Op, Type, Value, error_at, run_passes, run_pipeline};
 use moonc_ir::{
     Error,
     moon::{Activity, Request, Transform},
@@ -40,7 +40,8 @@ in derivative requests. Otherwise:
    other tensor results become memrefs the function allocates. Calls
    left after inlining are adapted.
 4. MLIR's `eliminate-empty-tensors`, `empty-tensor-to-alloc-tensor` and
-   `one-shot-bufferize` bufferize the bodies, and `canonicalize` cleans
+   `one-shot-bufferize{allow-return-allocs-from-loops}` bufferize the
+   bodies, and `canonicalize` cleans
    up the converted functions (loops stop carrying the buffers they
    update in place).
 5. Buffers a converted function allocates and does not return are freed
@@ -134,15 +135,15 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
             adapt_call(module, op);
         }
     }
-    // SAFETY: as above.
-    let passes = unsafe {
-        [
-            sys::mlirCreateBufferizationEmptyTensorEliminationPass(),
-            sys::mlirCreateBufferizationEmptyTensorToAllocTensorPass(),
-            sys::mlirCreateBufferizationOneShotBufferizePass(),
-        ]
-    };
-    run_passes(module, "builtin.module", &passes)?;
+    run_pipeline(
+        module,
+        "builtin.module",
+        "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,\
+         one-shot-bufferize{allow-return-allocs-from-loops}",
+    )?;
+    for &f in &converted {
+        carry_in_place(f);
+    }
     for f in converted {
         // Loops and branches that carry a buffer they leave in place (as
         // one-shot-bufferize makes of tensor iteration values) stop
@@ -156,6 +157,7 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
         remove_self_copies(f);
         free_local_buffers(f);
         generalize_named_ops(f);
+        lower_reads_of_loop_state(f);
     }
     Ok(())
 }
@@ -220,8 +222,7 @@ fn check_boundary(f: Op) -> Result<(), Error> {
 
 /// The memref (identity layout) holding a tensor of type `t`.
 fn buffer_type(t: Type) -> Type {
-    t.ctx()
-        .ty(&format!("memref<{}{}>", t.shape_prefix(), t.element()))
+    t.ctx().ty(&identity_memref(t))
 }
 
 /// A rank-0 tensor of floats, which [`Form::Entry`] returns as a scalar.
@@ -755,6 +756,112 @@ fn lower_request(module: Op, op: Op, variants: &mut HashMap<String, String>) -> 
     Ok(())
 }
 
+/// Makes every `scf.for` in `f` that carries a buffer of identity layout
+/// from one iteration to the next (a tensor iteration value that each
+/// iteration computes anew) update one state buffer in place instead: the
+/// state starts as a copy of the initial buffer, the body reads it, and
+/// the buffer the body computed is copied into it before the next
+/// iteration. The iteration value then stays the state, which
+/// `canonicalize` removes from the loop: reverse mode differentiates
+/// loops that update memory, not loops that carry memrefs.
+fn carry_in_place(f: Op) {
+    for l in f.walk() {
+        if l.name() != "scf.for" {
+            continue;
+        }
+        let Some(body) = l.regions()[0].entry() else {
+            continue;
+        };
+        let Some(yield_op) = body.terminator() else {
+            continue;
+        };
+        let carried = body.args();
+        for (i, init) in l.operands().into_iter().skip(3).enumerate() {
+            let t = init.ty();
+            let (value, next) = (carried[i + 1], yield_op.operand(i));
+            if !t.is_memref() || value == next || t.to_string() != identity_memref(t) {
+                continue;
+            }
+            let mut b = Builder::before(l);
+            let state = b.alloc_like("memref.alloc", init, t);
+            b.create("memref.copy", &[init, state], &[], &[], &[], &[]);
+            l.set_operand(3 + i, state);
+            value.replace_uses(state);
+            Builder::before(yield_op).create("memref.copy", &[next, state], &[], &[], &[], &[]);
+            yield_op.set_operand(i, value);
+        }
+    }
+}
+
+/// The memref type of `t`'s shape and element type, with the identity
+/// layout, as text.
+fn identity_memref(t: Type) -> String {
+    format!("memref<{}{}>", t.shape_prefix(), t.element())
+}
+
+/// Lowers to loops each linalg operation (other than the products) in an
+/// `scf.for` that reads a buffer the loop overwrites (the state of
+/// [`carry_in_place`]): reverse mode saves the overwritten elements a
+/// loop of loads reads, not whole buffers a linalg operation reads.
+fn lower_reads_of_loop_state(f: Op) {
+    let mut lowered = vec![];
+    for l in f.walk() {
+        if l.name() != "scf.for" {
+            continue;
+        }
+        let inside = l.walk();
+        let written: HashSet<Value> = inside
+            .iter()
+            .flat_map(|op| match op.name().as_str() {
+                "memref.copy" => vec![op.operand(1)],
+                "memref.store" => vec![op.operand(1)],
+                name if name.starts_with("linalg.") => {
+                    let (ins, _) = moonc_ir::linalg::split_ins_outs(*op);
+                    op.operands()[ins..].to_vec()
+                }
+                _ => vec![],
+            })
+            .map(view_root)
+            .collect();
+        for op in inside {
+            let name = op.name();
+            if !name.starts_with("linalg.") || PRODUCTS.contains(&name.as_str()) {
+                continue;
+            }
+            let (ins, _) = moonc_ir::linalg::split_ins_outs(op);
+            if op.operands()[..ins]
+                .iter()
+                .any(|&v| written.contains(&view_root(v)))
+                && !lowered.contains(&op)
+            {
+                lowered.push(op);
+            }
+        }
+    }
+    for op in lowered {
+        op.lower_linalg_to_loops();
+    }
+}
+
+/// The buffer a memref value views: the start of its chain of views.
+fn view_root(value: Value) -> Value {
+    match value.defining_op() {
+        Some(op) if VIEWS.contains(&op.name().as_str()) => view_root(op.operand(0)),
+        _ => value,
+    }
+}
+
+/// Operations whose memref result is a view of their first operand.
+const VIEWS: &[&str] = &[
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.transpose",
+    "memref.view",
+];
+
 /// Erases the `memref.copy %b, %b` one-shot-bufferize leaves where a
 /// result was computed in its destination: a copy onto itself changes
 /// nothing (and reverse mode would read it as an overwrite).
@@ -766,12 +873,12 @@ fn remove_self_copies(f: Op) {
     }
 }
 
-/// The named linalg operations kept as they are: those with rules of their
-/// own (the products become BLAS calls).
-const KEPT_NAMED: &[&str] = &[
-    "linalg.generic",
-    "linalg.fill",
-    "linalg.copy",
+/// The linalg operations that are not generalized: the generic itself and
+/// those with rules of their own.
+const KEPT_NAMED: &[&str] = &["linalg.generic", "linalg.fill", "linalg.copy"];
+
+/// The products, which become BLAS calls.
+const PRODUCTS: &[&str] = &[
     "linalg.matmul",
     "linalg.matvec",
     "linalg.vecmat",
@@ -785,7 +892,10 @@ const KEPT_NAMED: &[&str] = &[
 fn generalize_named_ops(f: Op) {
     for op in f.walk() {
         let name = op.name();
-        if name.starts_with("linalg.") && !KEPT_NAMED.contains(&name.as_str()) {
+        if name.starts_with("linalg.")
+            && !KEPT_NAMED.contains(&name.as_str())
+            && !PRODUCTS.contains(&name.as_str())
+        {
             op.generalize_linalg();
         }
     }
@@ -807,15 +917,6 @@ fn reads_memory_in_body(op: Op) -> bool {
 /// Frees, at the end of their block, the buffers `f` allocates that
 /// neither it returns nor a branch or loop yields (through any view).
 fn free_local_buffers(f: Op) {
-    const VIEWS: &[&str] = &[
-        "memref.subview",
-        "memref.cast",
-        "memref.reinterpret_cast",
-        "memref.collapse_shape",
-        "memref.expand_shape",
-        "memref.transpose",
-        "memref.view",
-    ];
     fn escapes(value: Value) -> bool {
         value.users().into_iter().any(|user| {
             let name = user.name();

@@ -130,6 +130,42 @@ pub fn run_passes(op: Op, anchor: &str, passes: &[sys::MlirPass]) -> Result<(), 
     }
 }
 
+/// Runs the textual pass `pipeline` (MLIR's own passes, e.g.
+/// `one-shot-bufferize{allow-return-allocs-from-loops}`) on `op`, whose
+/// operation name is `anchor`, like [`run_passes`].
+pub fn run_pipeline(op: Op, anchor: &str, pipeline: &str) -> Result<(), Error> {
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    REGISTERED.call_once(melior::utility::register_all_passes);
+    // SAFETY: as in `run_passes`; the pipeline text is read during the call.
+    let succeeded = unsafe {
+        let pm = sys::mlirPassManagerCreateOnOperation(op.ctx().0, string_ref(anchor));
+        let parsed = sys::mlirOpPassManagerAddPipeline(
+            sys::mlirPassManagerGetAsOpPassManager(pm),
+            string_ref(pipeline),
+            None,
+            std::ptr::null_mut(),
+        );
+        let result = if parsed.value == 0 {
+            parsed
+        } else {
+            sys::mlirPassManagerRunOnOp(pm, op.0)
+        };
+        sys::mlirPassManagerDestroy(pm);
+        if parsed.value == 0 {
+            return Err(error_at(
+                op,
+                &format!("internal error: moonc's pass pipeline `{pipeline}` does not parse"),
+            ));
+        }
+        result.value != 0
+    };
+    if succeeded {
+        Ok(())
+    } else {
+        Err(Error::Reported)
+    }
+}
+
 /// Reports `message` as an error at `at` (an operation or a location) to
 /// the context's diagnostic handlers and returns the error that says so:
 /// moonc's one way to report a located error.

@@ -199,6 +199,9 @@ void registerPipelinePasses() {
 } // namespace
 
 // Order matters:
+// - functions on tensors become functions on memrefs first (moon-bufferize,
+//   a Rust pass; nothing changes in a module without tensors at function
+//   boundaries);
 // - buffers that hold one value everywhere (the broadcast adjoint of a sum)
 //   become that value (moon-uniform-buffers, a Rust pass), while they are
 //   still linalg ops;
@@ -241,8 +244,8 @@ void registerPipelinePasses() {
 // index arithmetic moon-parallelize reads, moon-parallelize turns loops
 // into scf.parallel over chunks, and those become OpenMP (libomp) loops.
 const char *const kCpuPipeline =
-    "moon-uniform-buffers,func.func(convert-linalg-to-loops,convert-vector-to-"
-    "scf),"
+    "moon-bufferize,moon-uniform-buffers,"
+    "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "moon-inline-exp,moon-share-sincos,scf-forall-to-for,moon-blocked-loops,"
     "expand-strided-metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"
