@@ -56,6 +56,10 @@ unsafe extern "C" {
     /// false when it cannot.
     pub fn moonLowerLinalgOpToLoops(op: MlirOperation) -> bool;
 
+    /// Removes unused results and duplicate operands of the generics in
+    /// an operation; false when the rewriting did not converge.
+    pub fn moonRemoveDeadLinalgResults(op: MlirOperation) -> bool;
+
     /// Creates an instance of the pass `definition` describes, with options.
     pub fn moonCreatePass(definition: *const MoonPassDefinition) -> MlirPass;
 

@@ -21,7 +21,7 @@ Does nothing to a module without ranked tensors at function boundaries or
 in derivative requests. Otherwise:
 
 1. Calls are inlined (MLIR's `inline`), so that functions on tensors
-   become one body each.
+   become one body each, and generics lose the results nobody reads.
 2. Every `moon.jvp/vjp/grad/value_and_grad/hvp` of a function on tensors
    becomes the same request of the function on memrefs: a tensor operand
    is passed as its buffer (`bufferization.to_buffer`, read-only), an
@@ -112,6 +112,13 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
         &[unsafe { sys::mlirCreateTransformsInliner() }],
     )?;
     let names: HashSet<String> = functions.iter().map(|&f| symbol(f)).collect();
+    // Frontends compute results nobody reads (softmax's argmax beside its
+    // max): reverse mode need not see them.
+    for f in top_level_functions(module) {
+        if names.contains(&symbol(f)) {
+            f.remove_dead_linalg_results();
+        }
+    }
     let mut variants = HashMap::new();
     for op in module.walk() {
         if Transform::of(&op.name()).is_some() && names.contains(&callee(op)) {

@@ -574,6 +574,13 @@ impl Op {
         unsafe { crate::ffi::moonLowerLinalgOpToLoops(self.0) }
     }
 
+    /// Removes the unused results (and duplicate operands) of the
+    /// `linalg.generic`s nested in this operation.
+    pub fn remove_dead_linalg_results(self) {
+        // SAFETY: the operation is live; the rewrite stays inside it.
+        unsafe { crate::ffi::moonRemoveDeadLinalgResults(self.0) };
+    }
+
     /// The argument and result types of a `func.func`.
     pub fn function_type(self) -> Option<(Vec<Type>, Vec<Type>)> {
         let ty = self.attr("function_type")?.as_type()?;

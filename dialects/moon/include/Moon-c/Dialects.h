@@ -33,6 +33,12 @@ MLIR_CAPI_EXPORTED MlirOperation moonGeneralizeLinalgOp(MlirOperation op);
 /// cannot.
 MLIR_CAPI_EXPORTED bool moonLowerLinalgOpToLoops(MlirOperation op);
 
+/// Removes the unused results and duplicate operands of the
+/// `linalg.generic`s nested in `op` (MLIR's
+/// `populateEraseUnusedOperandsAndResultsPatterns`); false when the
+/// rewriting did not converge.
+MLIR_CAPI_EXPORTED bool moonRemoveDeadLinalgResults(MlirOperation op);
+
 /// Creates a new instance of a pass; called by MLIR each time a pipeline
 /// needs one. Ownership of the returned pass goes to MLIR.
 typedef MlirPass (*MoonPassFactory)(void *userData);

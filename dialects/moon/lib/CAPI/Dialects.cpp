@@ -16,6 +16,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -50,6 +51,13 @@ bool moonLowerLinalgOpToLoops(MlirOperation op) {
     return false;
   rewriter.eraseOp(structured);
   return true;
+}
+
+bool moonRemoveDeadLinalgResults(MlirOperation op) {
+  mlir::RewritePatternSet patterns(unwrap(op)->getContext());
+  mlir::linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
+  return mlir::succeeded(
+      mlir::applyPatternsGreedily(unwrap(op), std::move(patterns)));
 }
 
 MlirType moonGetCalleeType(MlirOperation op) {
