@@ -4,9 +4,8 @@
 // them) and its primal with a plain call. Arguments are shifted or scaled
 // inside the functions so that every op stays inside its domain.
 //
-// Not here yet: math.rsqrt and math.copysign themselves, which
-// moon-cpu-pipeline cannot lower ("failed to legalize operation"). asin,
-// acos, asinh, acosh and absf are in @inverse_trig_abs at the end.
+// asin, acos, asinh, acosh and absf are in @inverse_trig_abs, rsqrt and
+// copysign in @rsqrt_copysign, at the end.
 //
 // RUN: moonc check %s --entry trig | FileCheck %s --check-prefix=TRIG
 // TRIG: check: PASS
@@ -272,4 +271,22 @@ func.func @inverse_trig_abs(%x: f64, %y: f64) -> f64 {
   %s3 = arith.addf %s2, %d : f64
   %s4 = arith.mulf %s3, %e : f64
   return %s4 : f64
+}
+
+// rsqrt(x*y), copysign(x, y - 1) and copysign(-x, 1 - x): the sign operands
+// take both signs (positive for the first --args, negative for the second).
+// RUN: moonc check %s --entry rsqrt_copysign | FileCheck %s --check-prefix=RSQRT_COPYSIGN
+// RUN: moonc check %s --entry rsqrt_copysign --args '[0.7, 1.4]' | FileCheck %s --check-prefix=RSQRT_COPYSIGN
+// RUN: moonc check %s --entry rsqrt_copysign --args '[1.3, 0.6]' | FileCheck %s --check-prefix=RSQRT_COPYSIGN
+// RSQRT_COPYSIGN: check: PASS
+func.func @rsqrt_copysign(%x: f64, %y: f64) -> (f64, f64, f64) {
+  %one = arith.constant 1.0 : f64
+  %xy = arith.mulf %x, %y : f64
+  %r = math.rsqrt %xy : f64
+  %ym = arith.subf %y, %one : f64
+  %c = math.copysign %x, %ym : f64
+  %xm = arith.subf %one, %x : f64
+  %nx = arith.negf %x : f64
+  %d = math.copysign %nx, %xm : f64
+  return %r, %c, %d : f64, f64, f64
 }

@@ -1,7 +1,8 @@
 //===- MoonPasses.td - moonc's C++ passes ------------------*- tablegen -*-===//
 //
 // The passes that must be C++ because they apply MLIR pattern sets with no C
-// API (the math approximations) or build GPU kernels with MLIR's builders.
+// API (the math approximations, convert-math-to-llvm's patterns) or build GPU
+// kernels with MLIR's builders.
 // moonc's other passes are Rust (compiler/moonc-passes).
 //
 //===----------------------------------------------------------------------===//
@@ -118,6 +119,60 @@ def MoonGpuAlloc : Pass<"moon-gpu-alloc", "func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["gpu::GPUDialect", "memref::MemRefDialect"];
+}
+
+def MoonMathBeforeLibm : Pass<"moon-math-before-libm", "ModuleOp"> {
+  let summary = "Lower the math ops convert-math-to-libm cannot take (rsqrt, "
+                "clampf, sincos, copysign, the is* tests, the integer ops)";
+  let description = [{
+    MLIR 22's `convert-math-to-libm` marks the whole math dialect illegal,
+    so it fails on every math op libm has no function for, and it turns
+    `math.rsqrt` into a call of `rsqrt`, which libm lacks. This pass, which
+    `moon-cpu-pipeline` runs just before it, lowers those ops:
+
+    - `rsqrt` becomes `1 / sqrt(x)` (LLVM ops);
+    - `clampf` becomes MLIR's expansion, `maximumf(minimumf(x, lo), hi)`
+      (the op's documented semantics);
+    - `isinf` becomes `|x| == +inf` and `isnormal` `smallest normal <= |x|
+      < +inf` (ordered compares, so false on NaN);
+    - `sincos` becomes a `math.sin` and a `math.cos`, which become libm
+      calls like any other (vectorized through libmvec; LLVM merges the two
+      calls again where that pays);
+    - `copysign`, `absi`, `ctlz`, `cttz`, `ctpop`, `isnan` and `isfinite`
+      become LLVM intrinsics (convert-math-to-llvm's patterns, applied to
+      these ops only, after flattening n-D vectors to 1-D ones, which those
+      patterns need).
+
+    The other math ops stay for libm, whose `expm1` and `log1p` are exact
+    near 0 (convert-math-to-llvm's are not); `fpowi` and `ipowi` are left to
+    `convert-math-to-funcs`, which runs before.
+
+    One of the ops lowered to LLVM on a type the LLVM dialect has no
+    equivalent of (a tensor, as before bufferization) fails to legalize: an
+    error at the op, and the pass fails.
+
+    ```mlir
+    %r = math.rsqrt %x : f64
+    %e = math.erfc %r : f64
+    %c = math.copysign %a, %b : f32
+    %i = math.isinf %x : f64
+    ```
+
+    becomes
+
+    ```mlir
+    %one = llvm.mlir.constant(1.000000e+00 : f64) : f64
+    %s = llvm.intr.sqrt(%x) : (f64) -> f64
+    %r = llvm.fdiv %one, %s : f64
+    %e = math.erfc %r : f64
+    %c = llvm.intr.copysign(%a, %b) : (f32, f32) -> f32
+    %abs = math.absf %x : f64
+    %inf = arith.constant 0x7FF0000000000000 : f64
+    %i = arith.cmpf oeq, %abs, %inf : f64
+    ```
+  }];
+  let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect",
+                           "math::MathDialect", "vector::VectorDialect"];
 }
 
 #endif // MOON_PASSES

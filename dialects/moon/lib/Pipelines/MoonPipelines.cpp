@@ -10,193 +10,12 @@
 #include "Moon-c/Dialects.h"
 #include "Moon/MoonPasses.h"
 
-#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::moon {
-
-namespace {
-
-/// `math.isinf` as `|x| == +inf` (ordered, so false on NaN): no conversion
-/// to LLVM lowers it.
-struct ExpandIsInf : public OpRewritePattern<math::IsInfOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::IsInfOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type type = op.getOperand().getType();
-    auto semantics = cast<FloatType>(getElementTypeOrSelf(type));
-    Value abs = math::AbsFOp::create(rewriter, loc, op.getOperand());
-    Value inf = createScalarOrSplatConstant(
-        rewriter, loc, type, APFloat::getInf(semantics.getFloatSemantics()));
-    rewriter.replaceOpWithNewOp<arith::CmpFOp>(op, arith::CmpFPredicate::OEQ,
-                                               abs, inf);
-    return success();
-  }
-};
-
-/// `math.isnormal` as `smallest normal <= |x| < +inf` (ordered, so false on
-/// NaN, zeros and subnormals): no conversion to LLVM lowers it.
-struct ExpandIsNormal : public OpRewritePattern<math::IsNormalOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::IsNormalOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type type = op.getOperand().getType();
-    const llvm::fltSemantics &semantics =
-        cast<FloatType>(getElementTypeOrSelf(type)).getFloatSemantics();
-    Value abs = math::AbsFOp::create(rewriter, loc, op.getOperand());
-    Value smallest = createScalarOrSplatConstant(
-        rewriter, loc, type, APFloat::getSmallestNormalized(semantics));
-    Value inf = createScalarOrSplatConstant(rewriter, loc, type,
-                                            APFloat::getInf(semantics));
-    Value atLeast = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OGE, abs, smallest);
-    Value finite = arith::CmpFOp::create(rewriter, loc,
-                                         arith::CmpFPredicate::OLT, abs, inf);
-    rewriter.replaceOpWithNewOp<arith::AndIOp>(op, atLeast, finite);
-    return success();
-  }
-};
-
-/// `math.sincos` as a `math.sin` and a `math.cos`, which become libm calls
-/// (vectorized through libmvec) like any other; LLVM merges the two calls
-/// again where that pays. Preferred to convert-math-to-llvm's
-/// `llvm.intr.sincos` (benefit 2).
-struct SplitSincos : public OpRewritePattern<math::SincosOp> {
-  SplitSincos(MLIRContext *context)
-      : OpRewritePattern(context, /*benefit=*/2) {}
-  LogicalResult matchAndRewrite(math::SincosOp op,
-                                PatternRewriter &rewriter) const override {
-    Value sin = math::SinOp::create(rewriter, op.getLoc(), op.getOperand(),
-                                    op.getFastmath());
-    Value cos = math::CosOp::create(rewriter, op.getLoc(), op.getOperand(),
-                                    op.getFastmath());
-    rewriter.replaceOp(op, {sin, cos});
-    return success();
-  }
-};
-
-/// Whether `op` is one of the math ops `moon-math-before-libm` hands to
-/// convert-math-to-llvm's patterns.
-bool isLoweredToLlvm(Operation *op) {
-  return isa<math::RsqrtOp, math::CopySignOp, math::AbsIOp,
-             math::CountLeadingZerosOp, math::CountTrailingZerosOp,
-             math::CtPopOp, math::IsNaNOp, math::IsFiniteOp>(op);
-}
-
-/// Whether `type` is a vector of rank 2 or more.
-bool isMultiDimVector(Type type) {
-  auto vector = dyn_cast<VectorType>(type);
-  return vector && vector.getRank() > 1;
-}
-
-/// One of those ops on n-D vectors (n > 1) as the same op on the 1-D
-/// vectors `vector.shape_cast` flattens them to: convert-math-to-llvm's
-/// patterns for `absi`, `ctlz`, `cttz` and the `is*` tests take only 1-D
-/// vectors, and the ops are elementwise. Preferred to those patterns
-/// (benefit 2).
-struct FlattenVectorMath : public RewritePattern {
-  FlattenVectorMath(MLIRContext *context)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
-  LogicalResult matchAndRewrite(Operation *op,
-                                PatternRewriter &rewriter) const override {
-    if (!isLoweredToLlvm(op) ||
-        !llvm::any_of(op->getResultTypes(), isMultiDimVector))
-      return failure();
-    auto flat = [](Type type) -> Type {
-      auto vector = cast<VectorType>(type);
-      return VectorType::get({vector.getNumElements()},
-                             vector.getElementType());
-    };
-    Location loc = op->getLoc();
-    SmallVector<Value> operands;
-    for (Value operand : op->getOperands())
-      operands.push_back(vector::ShapeCastOp::create(
-          rewriter, loc, flat(operand.getType()), operand));
-    // A clone keeps the op's properties (fastmath flags).
-    Operation *flatOp = rewriter.clone(*op);
-    flatOp->setOperands(operands);
-    for (OpResult result : flatOp->getResults())
-      result.setType(flat(result.getType()));
-    SmallVector<Value> results;
-    for (auto [result, flatResult] :
-         llvm::zip(op->getResults(), flatOp->getResults()))
-      results.push_back(vector::ShapeCastOp::create(
-          rewriter, loc, result.getType(), flatResult));
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
-/// `moon-math-before-libm`: MLIR 22's convert-math-to-libm marks the whole
-/// math dialect illegal, so it fails on every math op libm has no function
-/// for, and it turns `math.rsqrt` into a call of `rsqrt`, which libm lacks.
-/// This pass, run just before it, lowers those ops: `rsqrt` becomes
-/// `1 / sqrt(x)`, `clampf` MLIR's expansion (`maximumf(minimumf(x, lo),
-/// hi)`, the op's documented semantics), `isinf`, `isnormal` and `sincos`
-/// the rewrites above, and `copysign`, `absi`, `ctlz`, `cttz`, `ctpop`,
-/// `isnan` and `isfinite` LLVM intrinsics (convert-math-to-llvm's patterns,
-/// applied to these ops only: the others stay for libm, whose `expm1` and
-/// `log1p` are exact near 0). `fpowi` and `ipowi` are left to
-/// convert-math-to-funcs, which runs before.
-struct MathBeforeLibmPass
-    : public PassWrapper<MathBeforeLibmPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MathBeforeLibmPass)
-
-  StringRef getArgument() const final { return "moon-math-before-libm"; }
-  StringRef getDescription() const final {
-    return "Lower the math ops convert-math-to-libm cannot take (rsqrt, "
-           "clampf, sincos, copysign, the is* tests, the integer ops)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, LLVM::LLVMDialect, math::MathDialect,
-                    vector::VectorDialect>();
-  }
-
-  void runOnOperation() override {
-    MLIRContext *context = &getContext();
-    LLVMTypeConverter converter(context);
-    RewritePatternSet patterns(context);
-    populateMathToLLVMConversionPatterns(converter, patterns);
-    math::populateExpansionPatterns(patterns, {"clampf"});
-    patterns.add<ExpandIsInf, ExpandIsNormal, SplitSincos, FlattenVectorMath>(
-        context);
-
-    ConversionTarget target(*context);
-    target.addIllegalOp<math::ClampFOp, math::SincosOp, math::IsInfOp,
-                        math::IsNormalOp>();
-    target.markUnknownOpDynamicallyLegal(
-        [](Operation *op) { return !isLoweredToLlvm(op); });
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
-      signalPassFailure();
-  }
-};
-
-/// Registers the passes defined in this file (once; registering again is
-/// harmless but costs a pass allocation).
-void registerPipelinePasses() {
-  static const bool registered = [] {
-    PassRegistration<MathBeforeLibmPass>();
-    return true;
-  }();
-  (void)registered;
-}
-
-} // namespace
 
 // Order matters:
 // - functions on tensors become functions on memrefs first (moon-bufferize,
@@ -232,8 +51,8 @@ void registerPipelinePasses() {
 //   (convert-math-to-funcs); the math ops convert-math-to-libm would fail on
 //   or call a missing function for (rsqrt, clampf, sincos, copysign, the
 //   is* tests, the bit counts) are lowered just before it
-//   (moon-math-before-libm, above), and the remaining ops (sqrt, abs, ...)
-//   become LLVM intrinsics;
+//   (moon-math-before-libm, Transforms/MathBeforeLibm.cpp), and the
+//   remaining ops (sqrt, abs, ...) become LLVM intrinsics;
 // - arith reaches LLVM before arith-expand runs (which then only expands
 //   what arith-to-llvm leaves, such as ceildivsi): arith-expand would turn
 //   maximumf/minimumf into compare-and-select chains that LLVM cannot
@@ -305,7 +124,7 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
   // The textual pipeline names passes, so they must be registered.
   static const bool registered = [] {
     registerAllPasses();
-    registerPipelinePasses();
+    registerMoonPasses();
     return true;
   }();
   (void)registered;
@@ -410,7 +229,6 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 
 void registerMoonPipelines() {
   registerMoonPasses();
-  registerPipelinePasses();
   PassPipelineRegistration<GpuPipelineOptions>(
       "moon-gpu-pipeline",
       "Map linalg/scf.parallel loops and 1-D sums to GPU kernels, lower "

@@ -1,7 +1,9 @@
 // moon-math-before-libm, which moon-cpu-pipeline runs just before
 // convert-math-to-libm: that pass fails on every math op libm has no
 // function for and calls a nonexistent `rsqrt`, so these ops are lowered
-// first; the others are left for libm.
+// first; the others are left for libm. The first RUN line runs the pass
+// alone; the second (CPU) checks what its output becomes in
+// moon-cpu-pipeline.
 // RUN: moonc-opt %s --split-input-file --moon-math-before-libm | FileCheck %s
 // RUN: moonc-opt %s --split-input-file --moon-cpu-pipeline | FileCheck %s --check-prefix=CPU
 
