@@ -3,15 +3,26 @@
 //! primal operands and the shadows of the active inputs and writes the
 //! shadows of the active outputs; its body is the differentiated body. The
 //! named contractions are bilinear: their tangent is the same operation
-//! applied to (dA, B) and (A, dB), accumulating into dC.
+//! applied to (dA, B) and (A, dB), accumulating into dC. Named
+//! convolutions and poolings are generalized (in place in forward mode,
+//! by a pass before reverse mode) and differentiated as generics. In
+//! reverse mode, an input read through a map that is not a projected
+//! permutation (a convolution's `d2 * 2 + d5`) gets its adjoint from a loop
+//! nest over the iteration space (`moonc_ir::linalg::lower_to_loops`);
+//! max and min reductions are reversed in `selection`.
 
 use super::{Forward::Custom, Reverse, Rule};
 use crate::{activity::root, adjoint::ReverseState, tangent::FunctionState};
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 use moonc_ir::ir::{Block, Builder, Op, Region, Type, Value};
-use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
+use moonc_ir::linalg::{
+    indexing_maps, iterators_from_outputs, lower_to_loops, map_rank, projected_dims,
+    split_ins_outs, structured_indexing_maps, take_body,
+};
 use std::collections::HashMap;
+
+mod selection;
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -64,7 +75,54 @@ pub const RULES: &[Rule] = &[
         forward: Custom(bilinear),
         reverse: Reverse::Custom(generalized),
     },
+    named("linalg.conv_1d"),
+    named("linalg.conv_2d"),
+    named("linalg.conv_3d"),
+    named("linalg.conv_1d_nwc_wcf"),
+    named("linalg.conv_1d_ncw_fcw"),
+    named("linalg.conv_2d_nhwc_hwcf"),
+    named("linalg.conv_2d_nhwc_fhwc"),
+    named("linalg.conv_2d_nchw_fchw"),
+    named("linalg.conv_2d_ngchw_fgchw"),
+    named("linalg.conv_2d_ngchw_gfchw"),
+    named("linalg.conv_2d_nhwgc_gfhwc"),
+    named("linalg.conv_3d_ndhwc_dhwcf"),
+    named("linalg.conv_3d_ncdhw_fcdhw"),
+    named("linalg.depthwise_conv_1d_nwc_wc"),
+    named("linalg.depthwise_conv_1d_ncw_cw"),
+    named("linalg.depthwise_conv_1d_nwc_wcm"),
+    named("linalg.depthwise_conv_2d_nhwc_hwc"),
+    named("linalg.depthwise_conv_2d_nchw_chw"),
+    named("linalg.depthwise_conv_2d_nhwc_hwcm"),
+    named("linalg.depthwise_conv_3d_ndhwc_dhwc"),
+    named("linalg.depthwise_conv_3d_ncdhw_cdhw"),
+    named("linalg.depthwise_conv_3d_ndhwc_dhwcm"),
+    named("linalg.pooling_nhwc_sum"),
+    named("linalg.pooling_nchw_sum"),
+    named("linalg.pooling_nhwc_max"),
+    named("linalg.pooling_nchw_max"),
+    named("linalg.pooling_nhwc_min"),
+    named("linalg.pooling_nwc_sum"),
+    named("linalg.pooling_ncw_sum"),
+    named("linalg.pooling_nwc_max"),
+    named("linalg.pooling_ncw_max"),
+    named("linalg.pooling_nwc_min"),
+    named("linalg.pooling_ndhwc_sum"),
+    named("linalg.pooling_ndhwc_max"),
+    named("linalg.pooling_ndhwc_min"),
 ];
+
+/// The rule of a named convolution or pooling: forward mode generalizes it
+/// in place and differentiates the generic; reverse mode finds it
+/// generalized already. (The quantized `_q` variants and the unsigned
+/// poolings work on integers and have no derivative.)
+const fn named(op: &'static str) -> Rule {
+    Rule {
+        op,
+        forward: Custom(named_forward),
+        reverse: Reverse::Custom(generalized),
+    }
+}
 
 /// Fails on tensor semantics (linalg on tensors must be bufferized first).
 fn on_memrefs(op: Op) -> Result<(), Error> {
@@ -204,6 +262,9 @@ fn generic(s: &mut FunctionState, op: Op) -> Result<(), Error> {
     if active_outs.is_empty() {
         return Ok(());
     }
+    if reads_running_output(op) {
+        return running_generic(s, op, &active_ins, &active_outs);
+    }
     if s.width > 1 {
         // The direction loop only covers shadow buffers read in the body.
         let body = op.regions()[0].entry().expect("linalg.generic has a body");
@@ -277,10 +338,210 @@ fn generic(s: &mut FunctionState, op: Op) -> Result<(), Error> {
             .attr("iterator_types")
             .expect("iterator_types")
             .to_string();
-        let iterators = iterators.replacen('[', "[#linalg.iterator_type<parallel>, ", 1);
+        let iterators = if iterators == "[]" {
+            "[#linalg.iterator_type<parallel>]".to_string()
+        } else {
+            iterators.replacen('[', "[#linalg.iterator_type<parallel>, ", 1)
+        };
         op.set_attr("iterator_types", ctx.attr(&iterators));
     }
     Ok(())
+}
+
+/// Whether the body of the generic `op` `out + f(ins)` adds to the
+/// output whose block argument is `arg` and which it yields as `next`.
+fn is_accumulated(arg: Value, next: Value) -> bool {
+    matches!(arg.users().as_slice(), [add] if add.name() == "arith.addf"
+        && add.result(0) == next && add.result(0).users().len() == 1)
+}
+
+/// Whether the generic `op` reduces into an output whose running value its
+/// body reads other than by adding to it (a max or min reduction): its
+/// tangent then needs the running primal value, not the old contents.
+fn reads_running_output(op: Op) -> bool {
+    let (ins, outs) = split_ins_outs(op);
+    let body = op.regions()[0].entry().expect("linalg.generic has a body");
+    let args = body.args();
+    let yields = body.terminator().expect("linalg.yield").operands();
+    let reduces = op
+        .attr("iterator_types")
+        .expect("iterator_types")
+        .elements()
+        .iter()
+        .any(|k| k.to_string().contains("reduction"));
+    reduces
+        && (0..outs).any(|o| {
+            let arg = args[ins + o];
+            !arg.users().is_empty() && !is_accumulated(arg, yields[o])
+        })
+}
+
+/// The tangent of a generic that reduces into an output it reads (see
+/// [`reads_running_output`]): one generic computes the primal and the
+/// tangent together, the tangents of the active inputs read beside them
+/// and those of the active outputs written beside them, so that each
+/// iteration sees the running values of both. Width 1 only.
+fn running_generic(
+    s: &mut FunctionState,
+    op: Op,
+    active_ins: &[usize],
+    active_outs: &[usize],
+) -> Result<(), Error> {
+    if s.width > 1 {
+        return Err(error_at(
+            op,
+            "at width > 1, a linalg.generic that reduces into an output it reads (a max or min \
+             reduction) is not supported yet",
+        ));
+    }
+    let operands = op.operands();
+    let (ins, outs) = split_ins_outs(op);
+    let mut in_shadows = vec![];
+    for &i in active_ins {
+        in_shadows.push(s.shadow(op, operands[i])?);
+    }
+    let mut out_shadows = vec![];
+    for &i in active_outs {
+        out_shadows.push(s.shadow(op, operands[i])?);
+    }
+    let body = op.regions()[0].entry().expect("linalg.generic has a body");
+    let args = body.args();
+    let loc = op.loc();
+    // Block arguments: the inputs, their tangents, the outputs, theirs.
+    for (k, &i) in active_ins.iter().enumerate() {
+        let ty = s.tangent_type(args[i].ty());
+        // SAFETY: the block is live and the position within its arguments.
+        let t = Value(unsafe {
+            mlir_sys::mlirBlockInsertArgument(body.0, (ins + k) as isize, ty.0, loc.0)
+        });
+        s.set_tangent(args[i], t);
+    }
+    for &i in active_outs {
+        let t = body.add_arg(s.tangent_type(args[i].ty()), loc);
+        s.set_tangent(args[i], t);
+    }
+    s.transform_block(body)?;
+    let terminator = body.terminator().expect("linalg.yield");
+    let mut yields = terminator.operands();
+    let mut b = Builder::before(terminator);
+    for &i in active_outs {
+        let t = s.tangent_or_zero(&mut b, yields[i - ins]);
+        yields.push(t);
+    }
+    terminator.set_operands(&yields);
+
+    let mut new_operands = operands[..ins].to_vec();
+    new_operands.extend(&in_shadows);
+    new_operands.extend(&operands[ins..]);
+    new_operands.extend(&out_shadows);
+    op.set_operands(&new_operands);
+    let maps = indexing_maps(op);
+    let mut new_maps = maps[..ins].to_vec();
+    new_maps.extend(active_ins.iter().map(|&i| maps[i].clone()));
+    new_maps.extend(maps[ins..].iter().cloned());
+    new_maps.extend(active_outs.iter().map(|&i| maps[i].clone()));
+    let ctx = s.ctx();
+    op.set_attr(
+        "indexing_maps",
+        ctx.attr(&format!("[{}]", new_maps.join(", "))),
+    );
+    let segments = format!(
+        "array<i32: {}, {}>",
+        ins + active_ins.len(),
+        outs + active_outs.len()
+    );
+    op.set_attr("operandSegmentSizes", ctx.attr(&segments));
+    Ok(())
+}
+
+/// A named structured operation (a convolution, a pooling): replaced by
+/// its `linalg.generic`, whose tangent is then generated.
+fn named_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {
+    on_memrefs(op)?;
+    let operands = op.operands();
+    let (ins, outs) = split_ins_outs(op);
+    let touches = operands.iter().any(|&v| s.is_active(v));
+    if !touches || !operands[ins..ins + outs].iter().any(|&v| s.is_active(v)) {
+        return Ok(());
+    }
+    let replacement = generalize(op)?;
+    // The activity analysis ran before the body was copied: an argument
+    // is active with its operand, a result with any of its operands.
+    let body = replacement.regions()[0].entry().expect("a body");
+    for (&v, a) in operands.iter().zip(body.args()) {
+        s.activity.inherit(v, a);
+    }
+    for inner in body.ops() {
+        if inner.operands().iter().any(|&v| s.is_active(v)) {
+            for r in inner.results() {
+                s.activity.mark(r);
+            }
+        }
+    }
+    generic(s, replacement)
+}
+
+/// Replaces the named structured operation `op` (on memrefs) by the
+/// equivalent `linalg.generic`: its indexing maps, iterators parallel over
+/// the dimensions that index an output, and a copy of its body.
+pub(crate) fn generalize(op: Op) -> Result<Op, Error> {
+    let Some(maps) = structured_indexing_maps(op) else {
+        return Err(error_at(
+            op,
+            &format!("`{}` is not a linalg structured operation", op.name()),
+        ));
+    };
+    let operands = op.operands();
+    let (ins, outs) = split_ins_outs(op);
+    let Some(old) = op.regions().first().and_then(|r| r.entry()) else {
+        return Err(error_at(op, "a named linalg operation without a body"));
+    };
+    let rank = maps.first().map_or(0, |m| map_rank(m));
+    let iterators = iterators_from_outputs(rank, &maps[ins..]);
+    // The generic takes the named operation's body block (its arguments
+    // are the same elements), so the block keeps its identity.
+    let types: Vec<Type> = old.args().iter().map(|a| a.ty()).collect();
+    let expected: Vec<Type> = operands[..ins + outs]
+        .iter()
+        .map(|v| {
+            if v.ty().is_memref() {
+                v.ty().element()
+            } else {
+                v.ty()
+            }
+        })
+        .collect();
+    if types != expected {
+        return Err(error_at(
+            op,
+            "a named linalg operation with an unexpected body",
+        ));
+    }
+    let ctx = op.ctx();
+    let iterators: Vec<String> = iterators
+        .iter()
+        .map(|k| format!("#linalg.iterator_type<{k}>"))
+        .collect();
+    let generic = Builder::before(op).create(
+        "linalg.generic",
+        &operands[..ins + outs],
+        &[],
+        &[
+            ("indexing_maps", ctx.attr(&format!("[{}]", maps.join(", ")))),
+            (
+                "iterator_types",
+                ctx.attr(&format!("[{}]", iterators.join(", "))),
+            ),
+            (
+                "operandSegmentSizes",
+                ctx.attr(&format!("array<i32: {ins}, {outs}>")),
+            ),
+        ],
+        &[take_body(op)],
+        &[],
+    );
+    op.erase();
+    Ok(generic)
 }
 
 /// Named operations are generalized before reverse mode runs.
@@ -377,6 +638,25 @@ pub(crate) fn snapshot(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, 
     Ok(copy)
 }
 
+/// A stand-in for the memref input `v` of `op` whose contents the body
+/// never reads (a pooling's window, which only gives the extents of its
+/// dimensions), for reverse code that needs its shape: `v` itself, or,
+/// when the function deallocates `v` (before the reverse sweep runs), a
+/// buffer of its shape allocated before `op` and freed at the end.
+pub(crate) fn shape_only(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
+    let freed = v.users().iter().any(|u| u.name() == "memref.dealloc");
+    if !freed || op.block() != s.body() || !s.is_direct(s.body()) {
+        return s.get(v);
+    }
+    let ty = v.ty();
+    let plain = s
+        .ctx()
+        .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+    let stand_in = Builder::before(op).alloc_like("memref.alloc", v, plain);
+    s.free_at_end(stand_in);
+    Ok(stand_in)
+}
+
 /// How the body of a `linalg.generic` uses an output's old contents.
 #[derive(Clone, Copy, PartialEq)]
 enum OutUse {
@@ -458,12 +738,15 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
             OutUse::Accumulated
         } else if all_parallel && projected_dims(&maps[ins + o]).is_some_and(|d| d.len() == rank) {
             OutUse::Read
+        } else if let Some(sel) = selection::selection(arg, yields[o]) {
+            return selection::reverse(s, op, &sel);
         } else {
             return Err(error_at(
                 op,
                 "reverse mode supports a linalg.generic whose body reads an output only when \
                  each output element is visited once (all iterators parallel) or the output is \
-                 accumulated into (`out + f(ins)`)",
+                 accumulated into (`out + f(ins)`), or when it is selected into (a max or min \
+                 reduction)",
             ));
         });
     }
@@ -482,8 +765,10 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         Ok(copy)
     };
     let mut generic_ins = vec![];
-    for &v in &operands[..ins] {
-        generic_ins.push(if v.ty().is_memref() && s.is_written(v) {
+    for (i, &v) in operands[..ins].iter().enumerate() {
+        generic_ins.push(if v.ty().is_memref() && args[i].users().is_empty() {
+            shape_only(s, op, v)?
+        } else if v.ty().is_memref() && s.is_written(v) {
             save(s, v)?
         } else {
             s.get(v)?
@@ -627,17 +912,19 @@ impl Generic<'_> {
         } else {
             (s.b.zero_cell(t.primal.ty()), t.map.clone())
         };
-        let Some(kept) = projected_dims(&map) else {
-            return Err(error_at(
-                self.op,
-                "reverse mode needs the indexing maps of a linalg.generic's active inputs to be \
-                 projected permutations",
-            ));
+        // An input read through a map that is not a projected permutation
+        // (a convolution's `d2 * 2 + d5`) cannot be a generic's output: its
+        // adjoint is accumulated by a loop nest over the iteration space
+        // instead, built as a generic and then lowered (each iteration
+        // adds its contribution to the element the input's map names).
+        let kept = projected_dims(&map);
+        let iterators = match &kept {
+            Some(kept) => reducing_iterators(self.rank, kept),
+            None => vec!["reduction"; self.rank],
         };
-        let iterators = reducing_iterators(self.rank, &kept);
         let mut all_maps = self.maps.to_vec();
         all_maps.push(map);
-        let (_, block, yield_) =
+        let (generic, block, yield_) =
             build_generic(&mut s.b, self.inputs, &[into], &all_maps, &iterators);
         let new_args = block.args();
         let args = self.body.args();
@@ -703,6 +990,9 @@ impl Generic<'_> {
             (None, false) => b.float(target_arg.ty(), 0.0),
         };
         yield_.set_operands(&[result]);
+        if kept.is_none() {
+            lower_to_loops(generic)?;
+        }
         if !t.primal.ty().is_memref() {
             let total = s.b.value("memref.load", &[into], t.primal.ty(), &[]);
             s.add_adjoint(t.primal, total);
