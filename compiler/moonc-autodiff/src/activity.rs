@@ -14,30 +14,13 @@ use moonc_ir::ir::{Block, Op, Value};
 use moonc_ir::linalg::split_ins_outs;
 use std::collections::HashSet;
 
-/// Operations whose memref result is a view of their first operand.
-pub const VIEW_OPS: &[&str] = &[
-    "memref.subview",
-    "memref.cast",
-    "memref.reinterpret_cast",
-    "memref.collapse_shape",
-    "memref.expand_shape",
-    "memref.transpose",
-    "memref.view",
-];
+pub use moonc_ir::ir::{VIEW_OPS, view_root as root};
 
 /// The activity of the values of one function.
 #[derive(Default)]
 pub struct Activity {
     values: HashSet<Value>,
     roots: HashSet<Value>,
-}
-
-/// The buffer a memref value views: the start of its chain of views.
-pub fn root(value: Value) -> Value {
-    match value.defining_op() {
-        Some(op) if VIEW_OPS.contains(&op.name().as_str()) => root(op.operand(0)),
-        _ => value,
-    }
 }
 
 impl Activity {

@@ -4,7 +4,9 @@
 //! engine differentiates them and its drivers call them.
 
 use mlir_sys as sys;
-use moonc_ir::ir::{Builder, Op, Type, Value, error_at, run_passes, run_pipeline};
+use moonc_ir::ir::{
+    Builder, Op, Type, VIEW_OPS, Value, error_at, run_passes, run_pipeline, view_root,
+};
 use moonc_ir::{
     Error,
     moon::{Activity, Request, Transform},
@@ -608,16 +610,14 @@ fn lower_request(module: Op, op: Op, variants: &mut HashMap<String, String>) -> 
             }
         }
         Transform::Vjp => {
-            let mut shadows = vec![];
-            for i in 0..n {
-                if arg_types[i].is_tensor() && args[i] == Activity::Active {
-                    let shadow = zeros_like(&mut b, m_operands[i]);
-                    arg_buffers[i] = Some(shadow);
-                    shadows.push(shadow);
-                } else if is_dup(args[i]) {
-                    shadows.push(tail.next().expect("verified operand count"));
-                }
-            }
+            let mut shadows = zeroed_shadows(
+                &mut b,
+                &arg_types,
+                &m_operands,
+                &m_args,
+                &mut tail,
+                &mut arg_buffers,
+            );
             let mut cotangents = vec![];
             for j in 0..res_types.len() {
                 if res[j] == Activity::Const {
@@ -636,15 +636,15 @@ fn lower_request(module: Op, op: Op, variants: &mut HashMap<String, String>) -> 
             m_operands.extend(cotangents);
         }
         Transform::Grad | Transform::ValueAndGrad => {
-            for i in 0..n {
-                if arg_types[i].is_tensor() && args[i] == Activity::Active {
-                    let shadow = zeros_like(&mut b, m_operands[i]);
-                    arg_buffers[i] = Some(shadow);
-                    m_operands.push(shadow);
-                } else if is_dup(args[i]) {
-                    m_operands.push(tail.next().expect("verified operand count"));
-                }
-            }
+            let shadows = zeroed_shadows(
+                &mut b,
+                &arg_types,
+                &m_operands,
+                &m_args,
+                &mut tail,
+                &mut arg_buffers,
+            );
+            m_operands.extend(shadows);
         }
         Transform::Hvp => {
             for i in 0..n {
@@ -655,15 +655,15 @@ fn lower_request(module: Op, op: Op, variants: &mut HashMap<String, String>) -> 
                     m_operands.push(tail.next().expect("verified operand count"));
                 }
             }
-            for i in 0..n {
-                if arg_types[i].is_tensor() && args[i] == Activity::Active {
-                    let product = zeros_like(&mut b, m_operands[i]);
-                    arg_buffers[i] = Some(product);
-                    m_operands.push(product);
-                } else if is_dup(args[i]) {
-                    m_operands.push(tail.next().expect("verified operand count"));
-                }
-            }
+            let products = zeroed_shadows(
+                &mut b,
+                &arg_types,
+                &m_operands,
+                &m_args,
+                &mut tail,
+                &mut arg_buffers,
+            );
+            m_operands.extend(products);
         }
     }
 
@@ -850,25 +850,6 @@ fn lower_reads_of_loop_state(f: Op) {
     }
 }
 
-/// The buffer a memref value views: the start of its chain of views.
-fn view_root(value: Value) -> Value {
-    match value.defining_op() {
-        Some(op) if VIEWS.contains(&op.name().as_str()) => view_root(op.operand(0)),
-        _ => value,
-    }
-}
-
-/// Operations whose memref result is a view of their first operand.
-const VIEWS: &[&str] = &[
-    "memref.subview",
-    "memref.cast",
-    "memref.reinterpret_cast",
-    "memref.collapse_shape",
-    "memref.expand_shape",
-    "memref.transpose",
-    "memref.view",
-];
-
 /// Erases the `memref.copy %b, %b` one-shot-bufferize leaves where a
 /// result was computed in its destination: a copy onto itself changes
 /// nothing (and reverse mode would read it as an overwrite).
@@ -921,13 +902,43 @@ fn reads_memory_in_body(op: Op) -> bool {
     op.walk().iter().any(|o| o.name() == "memref.load")
 }
 
+/// One shadow for each of the callee's arguments that are `dup` in the
+/// converted request (`m_args`; `m_operands` starts with the callee's
+/// arguments, whose types were `arg_types`): a fresh zeroed buffer for an
+/// argument that was an active tensor (kept in `buffers`, whence its
+/// derivative is read after the call), the request's next operand in
+/// `tail` for a memref argument.
+fn zeroed_shadows(
+    b: &mut Builder,
+    arg_types: &[Type],
+    m_operands: &[Value],
+    m_args: &[Activity],
+    tail: &mut impl Iterator<Item = Value>,
+    buffers: &mut [Option<Value>],
+) -> Vec<Value> {
+    let mut shadows = vec![];
+    for (i, t) in arg_types.iter().enumerate() {
+        if !is_dup(m_args[i]) {
+            continue;
+        }
+        shadows.push(if t.is_tensor() {
+            let shadow = zeros_like(b, m_operands[i]);
+            buffers[i] = Some(shadow);
+            shadow
+        } else {
+            tail.next().expect("verified operand count")
+        });
+    }
+    shadows
+}
+
 /// Frees, at the end of their block, the buffers `f` allocates that
 /// neither it returns nor a branch or loop yields (through any view).
 fn free_local_buffers(f: Op) {
     fn escapes(value: Value) -> bool {
         value.users().into_iter().any(|user| {
             let name = user.name();
-            if VIEWS.contains(&name.as_str()) {
+            if VIEW_OPS.contains(&name.as_str()) {
                 escapes(user.result(0))
             } else {
                 matches!(

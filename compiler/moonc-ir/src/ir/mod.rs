@@ -107,6 +107,25 @@ impl From<melior::ir::Location<'_>> for Loc {
     }
 }
 
+/// Operations whose memref result is a view of their first operand.
+pub const VIEW_OPS: &[&str] = &[
+    "memref.subview",
+    "memref.cast",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.transpose",
+    "memref.view",
+];
+
+/// The buffer a memref value views: the start of its chain of views.
+pub fn view_root(value: Value) -> Value {
+    match value.defining_op() {
+        Some(op) if VIEW_OPS.contains(&op.name().as_str()) => view_root(op.operand(0)),
+        _ => value,
+    }
+}
+
 /// Runs `passes` (created by MLIR's C API, owned by the pass manager
 /// made here) on `op`, whose operation name is `anchor`
 /// (`builtin.module`, `func.func`). The passes report their failures as
