@@ -18,7 +18,9 @@ use melior::{
     Context, ContextRef,
     ir::{
         Attribute, Location, Type, Value,
-        attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute},
+        attribute::{
+            ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute,
+        },
         r#type::IntegerType,
     },
 };
@@ -198,6 +200,43 @@ impl Request<'_> {
         };
         b.insert(ir::Op(op.into_raw()))
     }
+}
+
+/// Inserts `moon.vmap @callee(operands) in_axes [..] out_axes [..]` with
+/// `b` (axes as stored: `-1` for `none`).
+pub fn vmap(
+    b: &mut Builder,
+    callee: &str,
+    operands: &[ir::Value],
+    results: &[ir::Type],
+    in_axes: &[i64],
+    out_axes: &[i64],
+) -> ir::Op {
+    // SAFETY: as in `Request::build`.
+    let context_ref = unsafe { ContextRef::from_raw(b.ctx.0) };
+    let context = unsafe { context_ref.to_ref() };
+    let (location, operands, results) = unsafe {
+        (
+            Location::from_raw(b.loc.0),
+            operands
+                .iter()
+                .map(|v| Value::from_raw(v.0))
+                .collect::<Vec<_>>(),
+            results
+                .iter()
+                .map(|t| Type::from_raw(t.0))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let op: melior::ir::Operation = VmapOperation::builder(context, location)
+        .outputs(&results)
+        .inputs(&operands)
+        .callee(FlatSymbolRefAttribute::new(context, callee))
+        .in_axes(DenseI64ArrayAttribute::new(context, in_axes).into())
+        .out_axes(DenseI64ArrayAttribute::new(context, out_axes).into())
+        .build()
+        .into();
+    b.insert(ir::Op(op.into_raw()))
 }
 
 #[cfg(test)]

@@ -13,7 +13,8 @@ pub static AUTODIFF: PassInfo = PassInfo {
     argument: "moon-autodiff",
     summary: "Differentiate: replace moon.jvp/vjp/grad/value_and_grad with calls to generated functions",
     description: r#"
-`moon.vmap` is first expanded into batched functions (see `--moon-vmap`),
+Functions on tensors are first bufferized (see `--moon-bufferize`), then
+`moon.vmap` is expanded into batched functions (see `--moon-vmap`),
 `moon.hvp` rewritten as `moon.jvp` of a function that computes
 the gradient with `moon.vjp` (see `--moon-hvp-to-jvp`), and `moon.grad`
 and `moon.value_and_grad` as `moon.vjp` (see `--moon-grad-to-vjp`).
@@ -109,8 +110,8 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
 };
 
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
-    crate::vmap::run(module)?;
     crate::bufferize::bufferize(module)?;
+    crate::vmap::run(module)?;
     crate::hvp_to_jvp::run(module)?;
     crate::grad_to_vjp::run(module)?;
     let settings = moonc_autodiff::Settings {

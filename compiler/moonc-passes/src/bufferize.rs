@@ -34,7 +34,9 @@ in derivative requests. Otherwise:
    tangent or cotangent of a tensor result that is not a rank-0 float
    tensor, the request calls `@f_dps`, a copy of `@f` in destination-
    passing style: such results are written into extra memref arguments
-   (`dup`, whose shadows carry the result's tangent or cotangent).
+   (`dup`, whose shadows carry the result's tangent or cotangent). A
+   `moon.vmap` of a function on tensors maps `@f_dps`, its batched
+   results written into buffers batched along their `out_axes`.
 3. Every function's tensor arguments become memrefs with the identity
    layout (read, never written: the body works on
    `bufferization.to_tensor` of them), a rank-0 float tensor result
@@ -52,8 +54,8 @@ in derivative requests. Otherwise:
    `matvec`, `vecmat`, `dot`, `batch_matmul`) become `linalg.generic`s;
    a generic whose body loads from a buffer (a gather) becomes loops.
 
-`moon-autodiff` runs this after `moon-vmap`, and `moon-cpu-pipeline`
-first. Tensors with an encoding, unranked tensors and `width` above 1 on
+`moon-autodiff` runs this first (before `moon-vmap`), and so does
+`moon-cpu-pipeline`. Tensors with an encoding, unranked tensors and `width` above 1 on
 functions of tensors are errors at the function or request.
 
 Before:
@@ -97,10 +99,13 @@ enum Form {
 /// Converts `module` (see [`BUFFERIZE`]); a no-op without tensors at
 /// function boundaries.
 pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
-    let functions: Vec<Op> = top_level_functions(module)
-        .into_iter()
-        .filter(|&f| has_tensor_boundary(f))
-        .collect();
+    let tensors = || -> Vec<Op> {
+        top_level_functions(module)
+            .into_iter()
+            .filter(|&f| has_tensor_boundary(f))
+            .collect()
+    };
+    let functions = tensors();
     if functions.is_empty() {
         return Ok(());
     }
@@ -125,6 +130,8 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
     for op in module.walk() {
         if Transform::of(&op.name()).is_some() && names.contains(&callee(op)) {
             lower_request(module, op, &mut variants)?;
+        } else if op.name() == "moon.vmap" && names.contains(&callee(op)) {
+            lower_vmap(module, op, &mut variants)?;
         }
     }
     let mut converted = vec![];
@@ -900,6 +907,70 @@ fn generalize_named_ops(f: Op) {
 /// loop that loads.
 fn reads_memory_in_body(op: Op) -> bool {
     op.walk().iter().any(|o| o.name() == "memref.load")
+}
+
+/// Replaces `moon.vmap` of a function of tensors, whose results must all be
+/// tensors, by `moon.vmap` of its destination-passing form on memrefs: the
+/// batched results are written into buffers allocated here (batched along
+/// their `out_axes`), which become the op's tensor results.
+fn lower_vmap(module: Op, op: Op, variants: &mut HashMap<String, String>) -> Result<(), Error> {
+    let (_, f, (arg_types, res_types)) = crate::requested_function(module, op)?;
+    if let Some(j) = res_types.iter().position(|t| !t.is_tensor()) {
+        return Err(error_at(
+            op,
+            &format!(
+                "moon.vmap of a function on tensors needs tensor results, but result #{j} \
+                 of @{} has type {}",
+                symbol(f),
+                res_types[j]
+            ),
+        ));
+    }
+    let target = dps_variant(f, variants);
+    let mut b = Builder::before(op);
+    let mut operands: Vec<Value> = op
+        .operands()
+        .into_iter()
+        .map(|v| {
+            if v.ty().is_tensor() {
+                to_buffer(&mut b, v)
+            } else {
+                v
+            }
+        })
+        .collect();
+    let axes = |name: &str, n: usize| {
+        let written = op.int_array(name);
+        if written.is_empty() {
+            vec![0; n]
+        } else {
+            written
+        }
+    };
+    let mut in_axes = axes("in_axes", arg_types.len());
+    let out_axes = axes("out_axes", res_types.len());
+    let mut outs = vec![];
+    for (result, &axis) in op.results().into_iter().zip(&out_axes) {
+        let t = buffer_type(result.ty());
+        if t.shape().iter().any(|d| d.is_none()) {
+            return Err(error_at(
+                op,
+                "moon.vmap of a function on tensors with a result of dynamic shape is not \
+                 supported yet",
+            ));
+        }
+        let buffer = b.alloc("memref.alloc", &[], t);
+        operands.push(buffer);
+        in_axes.push(axis);
+        outs.push(buffer);
+    }
+    moonc_ir::moon::vmap(&mut b, &target, &operands, &[], &in_axes, &[]);
+    for (result, buffer) in op.results().into_iter().zip(outs) {
+        let value = to_tensor(&mut b, buffer, result.ty());
+        result.replace_uses(value);
+    }
+    op.erase();
+    Ok(())
 }
 
 /// One shadow for each of the callee's arguments that are `dup` in the

@@ -33,3 +33,16 @@ func.func @dynamic(%x: tensor<?xf32>, %c: tensor<?xf32>) -> tensor<?xf32> {
   %y, %dx = moon.vjp @dyn(%x, %c) : (tensor<?xf32>, tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
   return %dx : tensor<?xf32>
 }
+
+// -----
+
+func.func private @scalar(%x: tensor<3xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %v = tensor.extract %x[%c0] : tensor<3xf32>
+  return %v : f32
+}
+func.func @vmap_scalar(%xs: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{moon.vmap of a function on tensors needs tensor results, but result #0 of @scalar has type f32}}
+  %ys = moon.vmap @scalar(%xs) : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %ys : tensor<2xf32>
+}
