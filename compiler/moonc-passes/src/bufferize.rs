@@ -99,13 +99,10 @@ enum Form {
 /// Converts `module` (see [`BUFFERIZE`]); a no-op without tensors at
 /// function boundaries.
 pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
-    let tensors = || -> Vec<Op> {
-        top_level_functions(module)
-            .into_iter()
-            .filter(|&f| has_tensor_boundary(f))
-            .collect()
-    };
-    let functions = tensors();
+    let functions: Vec<Op> = top_level_functions(module)
+        .into_iter()
+        .filter(|&f| has_tensor_boundary(f))
+        .collect();
     if functions.is_empty() {
         return Ok(());
     }
@@ -126,7 +123,21 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
             f.remove_dead_linalg_results();
         }
     }
+    // The destination-passing copies are made first, so that the requests
+    // in them are lowered too (a copy may need copies of its own).
     let mut variants = HashMap::new();
+    loop {
+        let made = variants.len();
+        for op in module.walk() {
+            if names.contains(&callee(op)) && needs_dps(module, op) {
+                let (_, f, _) = crate::requested_function(module, op)?;
+                dps_variant(f, &mut variants);
+            }
+        }
+        if variants.len() == made {
+            break;
+        }
+    }
     for op in module.walk() {
         if Transform::of(&op.name()).is_some() && names.contains(&callee(op)) {
             lower_request(module, op, &mut variants)?;
@@ -501,6 +512,26 @@ fn is_noneed(a: Activity) -> bool {
     matches!(a, Activity::ActiveNoNeed | Activity::DupNoNeed)
 }
 
+/// Whether the request `op` calls the destination-passing form of its
+/// callee: a `moon.vmap`, or a `moon.jvp`/`moon.vjp` of a function with a
+/// tensor result that is not a rank-0 float tensor.
+fn needs_dps(module: Op, op: Op) -> bool {
+    let name = op.name();
+    let jvp_or_vjp = matches!(Transform::of(&name), Some(Transform::Jvp | Transform::Vjp));
+    if !jvp_or_vjp && name != "moon.vmap" {
+        return false;
+    }
+    let results = module
+        .find_function(&callee(op))
+        .and_then(|f| f.function_type())
+        .map(|(_, results)| results)
+        .unwrap_or_default();
+    name == "moon.vmap"
+        || results
+            .iter()
+            .any(|&t| t.is_tensor() && !is_scalar_tensor(t))
+}
+
 /// The name of `f`'s copy in destination-passing style, made on first
 /// use.
 fn dps_variant(f: Op, variants: &mut HashMap<String, String>) -> String {
@@ -531,10 +562,7 @@ fn lower_request(module: Op, op: Op, variants: &mut HashMap<String, String>) -> 
     let args = activities(op, "arg_activity", &arg_types, true);
     let res = activities(op, "res_activity", &res_types, false);
     // Which results the converted request writes into out arguments.
-    let dps = matches!(transform, Transform::Jvp | Transform::Vjp)
-        && res_types
-            .iter()
-            .any(|&t| t.is_tensor() && !is_scalar_tensor(t));
+    let dps = needs_dps(module, op);
     let out = |j: usize| dps && res_types[j].is_tensor();
     let target = if dps { dps_variant(f, variants) } else { name };
 

@@ -23,6 +23,9 @@
 // RUN: moonc run %s --entry per_example --args '[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [0.5, 1.0, 2.0]]' | FileCheck %s --check-prefix=VMAP
 // per-example gradients of f(x_b, w): 2 w x_b
 // VMAP: {"results": {{\[\[\[}}1.0, 4.0, 12.0], [4.0, 10.0, 24.0]]]
+// RUN: moonc run %s --entry hessian_row --args '[[1.0, 2.0, 3.0], [0.5, 1.0, 2.0], [1.0, 1.0, 1.0]]' | FileCheck %s --check-prefix=RR
+// ∂(2 w x)/∂x · v = 2 w v = [1, 2, 4]
+// RR: {"results": {{\[\[}}1.0, 2.0, 4.0]]
 // RUN: moonc grad %s --entry f --args '[[1.0, 2.0, 3.0], [0.5, 1.0, 2.0]]' | FileCheck %s --check-prefix=DRIVER
 // DRIVER: {"value": 22.5, "gradient": {{\[\[}}1.0, 4.0, 12.0], [1.0, 4.0, 9.0]]}
 // RUN: moonc check %s --entry f | FileCheck %s --check-prefix=CHECK-F
@@ -100,4 +103,12 @@ func.func private @dfdx(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {
 func.func @per_example(%xs: tensor<2x3xf32>, %w: tensor<3xf32>) -> tensor<2x3xf32> {
   %dxs = moon.vmap @dfdx(%xs, %w) in_axes [0, none] : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %dxs : tensor<2x3xf32>
+}
+
+// The forward mode of a function that itself takes a gradient (forward
+// over reverse): its destination-passing copy holds a request too.
+func.func @hessian_row(%x: tensor<3xf32>, %w: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<3xf32> {
+  %g, %h = moon.jvp @dfdx(%x, %w, %v) args [active, const]
+      : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %h : tensor<3xf32>
 }
