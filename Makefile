@@ -93,8 +93,8 @@ bench: build bench-venv
 
 # The earlier issues' benchmarks, each with its own results under bench/:
 # moonc against C on the same loops, reverse mode, the Hessian, per-example
-# gradients, the fused path and BLAS.
-bench-issues: build bench-venv
+# gradients, the fused path, BLAS, and ResNet-50 from ONNX (compile times).
+bench-issues: build bench-venv frontend-venv
 	bench/cpu/run.sh | tee bench/cpu/results.txt
 	bench/forward/run.sh | tee bench/forward/results.txt
 	bench/reverse/run.sh | tee bench/reverse/results.txt
@@ -102,6 +102,7 @@ bench-issues: build bench-venv
 	bench/vmap/run.sh | tee bench/vmap/results.txt
 	bench/ndual/run.sh | tee bench/ndual/results.txt
 	bench/blas/run.sh | tee bench/blas/results.txt
+	bench/frontends/run.sh | tee bench/frontends/results.txt
 
 clean:
 	$(CARGO) clean

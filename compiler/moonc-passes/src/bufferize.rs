@@ -26,7 +26,9 @@ Does nothing to a module without ranked tensors at function boundaries or
 in derivative requests. Otherwise:
 
 1. Calls are inlined (MLIR's `inline`), so that functions on tensors
-   become one body each, and generics lose the results nobody reads.
+   become one body each, elementwise generics are fused into their
+   consumers (`linalg-fuse-elementwise-ops`), and generics lose the
+   results nobody reads.
 2. Every `moon.jvp/vjp/grad/value_and_grad/hvp` of a function on tensors
    becomes the same request of the function on memrefs: a tensor operand
    is passed as its buffer (`bufferization.to_buffer`, read-only), an
@@ -48,9 +50,9 @@ in derivative requests. Otherwise:
    left after inlining are adapted.
 4. MLIR's `eliminate-empty-tensors`, `empty-tensor-to-alloc-tensor` and
    `one-shot-bufferize{allow-return-allocs-from-loops}` bufferize the
-   bodies, and `canonicalize` cleans
-   up the converted functions (loops stop carrying the buffers they
-   update in place).
+   bodies, and `canonicalize` and `cse` clean up the converted functions
+   (loops stop carrying the buffers they update in place; equal views of
+   one buffer become one value).
 5. Buffers a converted function allocates and does not return are freed
    at the end of the block that allocates them, and its named linalg
    operations other than `fill`, `copy` and the products (`matmul`,
@@ -112,13 +114,23 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
     for &f in &functions {
         check_boundary(f)?;
     }
+    // By name: the inliner erases the private functions it inlines
+    // everywhere.
+    let names: HashSet<String> = functions.iter().map(|&f| symbol(f)).collect();
     // SAFETY: creating a pass has no preconditions.
     run_passes(
         module,
         "builtin.module",
         &[unsafe { sys::mlirCreateTransformsInliner() }],
     )?;
-    let names: HashSet<String> = functions.iter().map(|&f| symbol(f)).collect();
+    // Frontends emit one generic per elementwise operation (batch norm's
+    // five, then the ReLU): fused, they are one loop nest to compile and
+    // run instead of six.
+    run_pipeline(
+        module,
+        "builtin.module",
+        "func.func(linalg-fuse-elementwise-ops)",
+    )?;
     // Frontends compute results nobody reads (softmax's argmax beside its
     // max): reverse mode need not see them.
     for f in top_level_functions(module) {
@@ -179,11 +191,14 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
         // one-shot-bufferize makes of tensor iteration values) stop
         // carrying it: reverse mode differentiates no carried memref.
         // SAFETY: creating a pass has no preconditions.
-        run_passes(
-            f,
-            "func.func",
-            &[unsafe { sys::mlirCreateTransformsCanonicalizer() }],
-        )?;
+        // CSE makes equal views of one buffer one value, so that a copy
+        // between them is seen to be a self-copy.
+        run_passes(f, "func.func", &unsafe {
+            [
+                sys::mlirCreateTransformsCanonicalizer(),
+                sys::mlirCreateTransformsCSE(),
+            ]
+        })?;
         remove_self_copies(f);
         free_local_buffers(f);
         generalize_named_ops(f);

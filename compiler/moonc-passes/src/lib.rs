@@ -14,6 +14,7 @@ pub mod inline_exp;
 mod kernel;
 pub mod linalg_to_blas;
 mod memory;
+pub mod outline_loops;
 pub mod parallelize;
 pub mod reductions_to_atomics;
 pub mod share_sincos;
@@ -61,6 +62,7 @@ pub static PASSES: &[&PassInfo] = &[
     &parallelize::PARALLELIZE,
     &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,
     &blocked_loops::BLOCKED_LOOPS,
+    &outline_loops::OUTLINE_LOOPS,
 ];
 
 /// Registers every moonc pass in MLIR's global pass registry (once per

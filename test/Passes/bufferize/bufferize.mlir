@@ -1,15 +1,17 @@
 // RUN: moonc-opt %s --moon-bufferize --split-input-file | FileCheck %s
 
 // Tensor arguments become memrefs read through `to_tensor`; a rank-0 float
-// tensor result becomes a scalar; buffers that do not escape are freed.
+// tensor result becomes a scalar; the elementwise square is fused into the
+// sum; buffers that do not escape are freed.
 // CHECK-LABEL: func.func @loss(
 // CHECK-SAME: %[[X:.*]]: memref<4xf32>) -> f32
-// CHECK: %[[T:.*]] = memref.alloc() {{.*}} : memref<4xf32>
-// CHECK: linalg.generic {{.*}} ins(%[[X]] : memref<4xf32>) outs(%[[T]] : memref<4xf32>)
 // CHECK: %[[S:.*]] = memref.alloc() {{.*}} : memref<f32>
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : memref<4xf32>) outs(%[[S]] : memref<f32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
 // CHECK: %[[V:.*]] = memref.load %[[S]][] : memref<f32>
-// CHECK-DAG: memref.dealloc %[[T]]
-// CHECK-DAG: memref.dealloc %[[S]]
+// CHECK: memref.dealloc %[[S]]
 // CHECK: return %[[V]] : f32
 #id = affine_map<(i) -> (i)>
 #all = affine_map<(i) -> ()>

@@ -40,6 +40,10 @@ namespace mlir::moon {
 // - loops whose bodies already work on blocks of adjacent elements are
 //   marked for LLVM's SLP vectorizer only (moon-blocked-loops), while they
 //   are still scf.for: convert-scf-to-cf carries the mark to the back edge;
+// - a function with very many loop nests (a deep network and its gradient)
+//   has each nest moved into a function of its own (moon-outline-loops),
+//   still as scf loops: LLVM's analyses grow with the square of the loops
+//   in one function;
 // - subviews, reshapes and casts are expanded into offset/size/stride
 //   arithmetic before memref reaches LLVM;
 // - math ops that libm implements become libm calls before
@@ -66,6 +70,7 @@ const char *const kCpuPipeline =
     "moon-bufferize,moon-uniform-buffers,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "moon-inline-exp,moon-share-sincos,scf-forall-to-for,moon-blocked-loops,"
+    "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"
     "convert-scf-to-cf,convert-math-to-funcs,moon-math-before-libm,"
