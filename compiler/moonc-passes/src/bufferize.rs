@@ -22,8 +22,8 @@ pub static BUFFERIZE: PassInfo = PassInfo {
     argument: "moon-bufferize",
     summary: "Turn functions on tensors, and derivative requests on them, into functions on memrefs",
     description: r#"
-Does nothing to a module without ranked tensors at function boundaries or
-in derivative requests. Otherwise:
+Does nothing to a module without tensors at function boundaries.
+Otherwise:
 
 1. Calls are inlined (MLIR's `inline`), so that functions on tensors
    become one body each, elementwise generics are fused into their
@@ -50,18 +50,23 @@ in derivative requests. Otherwise:
    left after inlining are adapted.
 4. MLIR's `eliminate-empty-tensors`, `empty-tensor-to-alloc-tensor` and
    `one-shot-bufferize{allow-return-allocs-from-loops}` bufferize the
-   bodies, and `canonicalize` and `cse` clean up the converted functions
-   (loops stop carrying the buffers they update in place; equal views of
-   one buffer become one value).
-5. Buffers a converted function allocates and does not return are freed
-   at the end of the block that allocates them, and its named linalg
-   operations other than `fill`, `copy` and the products (`matmul`,
-   `matvec`, `vecmat`, `dot`, `batch_matmul`) become `linalg.generic`s;
-   a generic whose body loads from a buffer (a gather) becomes loops.
+   bodies.
+5. The converted functions are made differentiable and leak-free: a
+   loop that carries a buffer it recomputes each iteration updates one
+   state buffer in place instead; `canonicalize` and `cse` clean up
+   (loops stop carrying the buffers they update in place; equal views
+   of one buffer become one value) and copies onto themselves are
+   erased; buffers that do not escape are freed at the end of their
+   block; named linalg operations other than `fill`, `copy` and the
+   products (`matmul`, `matvec`, `vecmat`, `dot`, `batch_matmul`) become
+   `linalg.generic`s; a generic whose body loads from a buffer (a
+   gather), and a linalg operation in a loop that reads the loop's state,
+   become `scf` loops.
 
 `moon-autodiff` runs this first (before `moon-vmap`), and so does
-`moon-cpu-pipeline`. Tensors with an encoding, unranked tensors and `width` above 1 on
-functions of tensors are errors at the function or request.
+`moon-cpu-pipeline`. Tensors with an encoding, unranked tensors, and
+`width` above 1 on requests of functions of tensors are errors at the
+function or request.
 
 Before:
 
