@@ -53,7 +53,8 @@ Otherwise:
    bodies.
 5. The converted functions are made differentiable and leak-free: a
    loop that carries a buffer it recomputes each iteration updates one
-   state buffer in place instead; `canonicalize` and `cse` clean up
+   state buffer in place instead, and a branch or select that chooses a
+   buffer copies its choice into a fresh one; `canonicalize` and `cse` clean up
    (loops stop carrying the buffers they update in place; equal views
    of one buffer become one value) and copies onto themselves are
    erased; buffers that do not escape are freed at the end of their
@@ -190,6 +191,7 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
     )?;
     for &f in &converted {
         carry_in_place(f);
+        choose_in_place(f);
     }
     for f in converted {
         // Loops and branches that carry a buffer they leave in place (as
@@ -523,6 +525,57 @@ fn carry_in_place(f: Op) {
             value.replace_uses(state);
             Builder::before(yield_op).create("memref.copy", &[next, state], &[], &[], &[], &[]);
             yield_op.set_operand(i, value);
+        }
+    }
+}
+
+/// Makes every choice between buffers in `f` (an `scf.if` that yields a
+/// buffer of identity layout and static shape, an `arith.select` of
+/// buffers of identity layout) a copy of the chosen buffer into a fresh
+/// one: reverse mode differentiates copies in branches, not buffers that
+/// branches yield. An `scf.if` keeps yielding the buffer, now unused,
+/// which `canonicalize` then drops.
+fn choose_in_place(f: Op) {
+    let copy = |b: &mut Builder, from: Value, to: Value| {
+        b.create("memref.copy", &[from, to], &[], &[], &[], &[]);
+    };
+    for op in f.walk() {
+        match op.name().as_str() {
+            "scf.if" => {
+                for (i, result) in op.results().into_iter().enumerate() {
+                    let t = result.ty();
+                    if !t.is_memref()
+                        || t.to_string() != identity_memref(t)
+                        || t.shape().iter().any(|d| d.is_none())
+                    {
+                        continue;
+                    }
+                    let chosen = Builder::before(op).alloc("memref.alloc", &[], t);
+                    for region in op.regions() {
+                        if let Some(yield_op) = region.entry().and_then(|b| b.terminator()) {
+                            copy(&mut Builder::before(yield_op), yield_op.operand(i), chosen);
+                        }
+                    }
+                    result.replace_uses(chosen);
+                }
+            }
+            "arith.select" if op.result(0).ty().is_memref() => {
+                let (t, a) = (op.result(0).ty(), op.operand(1));
+                if t.to_string() != identity_memref(t) {
+                    continue;
+                }
+                let mut b = Builder::before(op);
+                let chosen = b.alloc_like("memref.alloc", a, t);
+                let (_, then_block, else_block) = b.if_else(op.operand(0), &[]);
+                for (block, from) in [(then_block, a), (else_block, op.operand(2))] {
+                    let mut b = Builder::at_end(block, op.loc());
+                    copy(&mut b, from, chosen);
+                    b.create("scf.yield", &[], &[], &[], &[], &[]);
+                }
+                op.result(0).replace_uses(chosen);
+                op.erase();
+            }
+            _ => {}
         }
     }
 }
