@@ -46,7 +46,8 @@ Otherwise:
    layout (read, never written: the body works on
    `bufferization.to_tensor` of them), a rank-0 float tensor result
    becomes a scalar (so `tensor<f32>` losses are scalar losses), and
-   other tensor results become memrefs the function allocates. Calls
+   other tensor results become memrefs the function allocates (listed in
+   the function's `moon.tensor_results`, for `moonc jacobian`). Calls
    left after inlining are adapted.
 4. MLIR's `eliminate-empty-tensors`, `empty-tensor-to-alloc-tensor` and
    `one-shot-bufferize{allow-return-allocs-from-loops}` bufferize the
@@ -96,6 +97,11 @@ moon.grad @loss(%b, %dx) args [dup] : (memref<4xf32>, memref<4xf32>) -> ()
 fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     bufferize(module)
 }
+
+/// The attribute on a converted function that lists its results that were
+/// tensors and are now buffers it allocates (moonc's commands differentiate
+/// them as they would the tensors; `moonc jacobian` gives them rows).
+pub const TENSOR_RESULTS: &str = "moon.tensor_results";
 
 /// Which calling convention a converted function gets.
 #[derive(Clone, Copy, PartialEq)]
@@ -327,6 +333,16 @@ fn convert(f: Op, form: Form) {
     if form == Form::Dps {
         f.remove_attr("arg_attrs");
         f.remove_attr("res_attrs");
+    }
+    let buffers: Vec<String> = (0..results.len())
+        .filter(|&j| form == Form::Entry && results[j].is_tensor() && !is_scalar_tensor(results[j]))
+        .map(|j| j.to_string())
+        .collect();
+    if !buffers.is_empty() {
+        f.set_attr(
+            TENSOR_RESULTS,
+            ctx.attr(&format!("array<i64: {}>", buffers.join(", "))),
+        );
     }
     let Some(entry) = f.regions()[0].entry() else {
         return;

@@ -30,6 +30,10 @@
 // DRIVER: {"value": 22.5, "gradient": {{\[\[}}1.0, 4.0, 12.0], [1.0, 4.0, 9.0]]}
 // RUN: moonc check %s --entry f | FileCheck %s --check-prefix=CHECK-F
 // CHECK-F: check: PASS
+// RUN: moonc jacobian %s --entry jvp --args '[[1.0, 2.0, 3.0], [1.0, 0.0, 0.0]]' | FileCheck %s --check-prefix=JACT
+// Rows: the elements of g = x^2 (d/dx = 2x, d/ddx = 0), then of its
+// tangent 2 x dx (d/dx = 2 dx, d/ddx = 2 x); columns x then dx.
+// JACT: "jacobian": {{\[\[}}2.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 4.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 6.0, 0.0, 0.0, 0.0], [2.0, 0.0, 0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 4.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 6.0]]}
 // RUN: moonc jacobian %s --entry f --args '[[1.0, 2.0, 3.0], [0.5, 1.0, 2.0]]' | FileCheck %s --check-prefix=JAC
 // JAC: "jacobian": {{\[\[}}1.0, 4.0, 12.0, 1.0, 4.0, 9.0]]
 

@@ -27,6 +27,9 @@ pub struct Wrappers {
     /// `@__moonc_hvp_<entry>` (Hessian-vector products), for this many
     /// directions at once.
     pub hvp_width: Option<usize>,
+    /// The JVP wrapper also returns the tangents of the entry's results
+    /// that were tensors of floats ([`wrapper::jvp_wrapper_with_buffers`]).
+    pub jvp_of_buffers: bool,
 }
 
 /// The compiled entry and the wrappers asked for.
@@ -43,6 +46,10 @@ pub struct Compiled {
     pub hvp: Option<(Signature, usize)>,
     /// The arguments the JVP and VJP wrappers differentiate.
     pub wrt: Wrt,
+    /// The JVP wrapper's results after the entry's: the tangents of these
+    /// of the entry's results (the float scalars, and with
+    /// [`Wrappers::jvp_of_buffers`] those that were tensors), in order.
+    pub tangent_results: Vec<usize>,
 }
 
 /// What one call leaves behind.
@@ -88,6 +95,7 @@ impl Compiled {
     ) -> Outcome<(Compiled, Inputs)> {
         let session = Session::new();
         let (mut module, primal, location) = session.load_entry(file, entry)?;
+        let tensor_results = crate::program::tensor_results(&module, &primal.name);
         wrt.check(&primal)?;
         let inputs = inputs(&primal)?.restrict(&primal, wrt);
         let wanted = wrappers(&primal, &inputs);
@@ -102,9 +110,23 @@ impl Compiled {
             packed.push(wrapper.signature.clone());
             Ok(wrapper.signature)
         };
+        let buffers = if wanted.jvp_of_buffers {
+            tensor_results
+        } else {
+            vec![]
+        };
+        let tangent_results: Vec<usize> = (0..primal.results.len())
+            .filter(|j| wrapper::is_active_result(&primal.results[*j]) || buffers.contains(j))
+            .collect();
         let jvp = wanted
             .jvp
-            .then(|| add(wrapper::jvp_wrapper(&primal, &location, wrt)))
+            .then(|| {
+                add(if buffers.is_empty() {
+                    wrapper::jvp_wrapper(&primal, &location, wrt)
+                } else {
+                    wrapper::jvp_wrapper_with_buffers(&primal, &location, wrt, &buffers)
+                })
+            })
             .transpose()?;
         let vjp = wanted
             .vjp
@@ -129,6 +151,7 @@ impl Compiled {
             vjp,
             hvp,
             wrt: wrt.clone(),
+            tangent_results,
         };
         Ok((compiled, inputs))
     }

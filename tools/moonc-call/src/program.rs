@@ -203,6 +203,24 @@ fn location(op: &OperationRef) -> Option<String> {
     file_line_col(&op.location().to_string())
 }
 
+/// The results of the public function `name` of `module` that were
+/// tensors before `--moon-bufferize` made them buffers the function
+/// allocates (`moon.tensor_results`).
+pub fn tensor_results(module: &Module, name: &str) -> Vec<usize> {
+    moonc_codegen::public_functions(module)
+        .iter()
+        .find(|op| symbol_name(op).as_deref() == Some(name))
+        .and_then(|op| op.attribute(moonc_passes::bufferize::TENSOR_RESULTS).ok())
+        .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
+        .map(|a| {
+            (0..a.len())
+                .filter_map(|i| a.element(i).ok())
+                .map(|j| j as usize)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn symbol_name(op: &OperationRef) -> Option<String> {
     let attribute = op.attribute("sym_name").ok()?;
     Some(

@@ -179,6 +179,50 @@ pub fn jvp_wrapper(entry: &Signature, location: &str, wrt: &Wrt) -> Wrapper {
     )
 }
 
+/// [`jvp_wrapper`], whose results also include, in result order among
+/// the float scalars' tangents, the tangent of each result in `buffers`
+/// (`dup`): memrefs of floats the call allocates (tensor results, once
+/// bufferized).
+pub fn jvp_wrapper_with_buffers(
+    entry: &Signature,
+    location: &str,
+    wrt: &Wrt,
+    buffers: &[usize],
+) -> Wrapper {
+    let extra_args = differentiated(entry, wrt)
+        .enumerate()
+        .map(|(i, t)| (format!("%t{i}"), t));
+    let has_tangent = |j: usize, t: &ValueType| is_active_result(t) || buffers.contains(&j);
+    let results: Vec<&str> = entry
+        .results
+        .iter()
+        .enumerate()
+        .map(|(j, t)| match (is_active_result(t), has_tangent(j, t)) {
+            (true, _) => "active",
+            (false, true) => "dup",
+            _ => "const",
+        })
+        .collect();
+    let clauses = format!(
+        "{} results [{}]",
+        activities(entry, wrt),
+        results.join(", ")
+    );
+    let tangents = entry
+        .results
+        .iter()
+        .enumerate()
+        .filter(|&(j, t)| has_tangent(j, t))
+        .map(|(_, t)| t);
+    render(
+        ("jvp", &clauses),
+        entry,
+        extra_args.collect(),
+        tangents.collect(),
+        location,
+    )
+}
+
 /// The VJP wrapper of `entry`, located like [`jvp_wrapper`]'s. Arguments:
 /// the entry's, then one shadow per `dup` argument ([`is_dup_arg`], in
 /// argument order), then one cotangent per active result (in result

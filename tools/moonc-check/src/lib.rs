@@ -84,7 +84,7 @@ pub fn check(
     let wrappers = |signature: &Signature, inputs: &Inputs| Wrappers {
         jvp: mode.forward(),
         vjp: mode.reverse() && nothing_to_reverse(signature, inputs).is_none(),
-        hvp_width: None,
+        ..Wrappers::default()
     };
     let (compiled, inputs) =
         Compiled::compile(file, entry, wrt, wrappers, |signature| match &given {

@@ -34,15 +34,22 @@ impl Mode {
             jvp: self == Mode::Forward,
             vjp: self == Mode::Reverse,
             hvp_width: None,
+            jvp_of_buffers: false,
         }
     }
 }
 
-/// The Jacobian of the float scalar results with respect to the input
-/// coordinates, as rows: `rows[i][j]` = ∂result_i / ∂x_j.
-fn rows(compiled: &Compiled, inputs: &Inputs, mode: Mode) -> Outcome<Vec<Vec<f64>>> {
+/// The Jacobian with respect to the input coordinates, as rows with the
+/// type of the result each belongs to: `rows[i].1[j]` = ∂output_i / ∂x_j.
+/// The outputs are the float scalar results, then (forward mode) the
+/// elements of the results that were tensors of floats, row-major in
+/// result order.
+fn rows<'s>(
+    compiled: &'s Compiled,
+    inputs: &Inputs,
+    mode: Mode,
+) -> Outcome<Vec<(&'s ValueType, Vec<f64>)>> {
     let signature = &compiled.primal;
-    let active = active_results(signature).count();
     match mode {
         Mode::Forward => {
             let n = inputs.dimension();
@@ -55,21 +62,41 @@ fn rows(compiled: &Compiled, inputs: &Inputs, mode: Mode) -> Outcome<Vec<Vec<f64
                     Ok(jvp?.result_tangents)
                 })
                 .collect::<Outcome<Vec<Vec<Tensor>>>>()?;
-            Ok((0..active)
-                .map(|i| columns.iter().map(|column| column[i].data[0]).collect())
-                .collect())
+            // The JVP's tangents, in result order.
+            let tangents: Vec<&ValueType> = compiled
+                .tangent_results
+                .iter()
+                .map(|&j| &signature.results[j])
+                .collect();
+            let row = |k: usize, e: usize| columns.iter().map(|c| c[k].data[e]).collect();
+            let mut rows = vec![];
+            for (k, t) in tangents.iter().enumerate() {
+                if is_active_result(t) {
+                    rows.push((*t, row(k, 0)));
+                }
+            }
+            for (k, t) in tangents.iter().enumerate() {
+                if !is_active_result(t) {
+                    let elements = columns.first().map_or(0, |c| c[k].data.len());
+                    rows.extend((0..elements).map(|e| (*t, row(k, e))));
+                }
+            }
+            Ok(rows)
         }
         Mode::Reverse => {
             let shadows = vec![0.0; shadow_dimension(signature, inputs)];
-            let mut cotangents = vec![0.0; active];
-            (0..active)
-                .map(|i| {
+            let active: Vec<&ValueType> = active_results(signature).collect();
+            let mut cotangents = vec![0.0; active.len()];
+            active
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| {
                     cotangents[i] = 1.0;
                     let vjp = compiled.vjp(inputs, &cotangents, &shadows);
                     cotangents[i] = 0.0;
                     let vjp = vjp?;
                     vjp.tape.require_clean(&signature.name)?;
-                    Ok(vjp.gradient(signature))
+                    Ok((t, vjp.gradient(signature)))
                 })
                 .collect()
         }
@@ -82,14 +109,19 @@ fn active_results(signature: &Signature) -> impl Iterator<Item = &ValueType> {
 }
 
 /// `{"results": [...], "jacobian": [[...]]}`: one row per float scalar
-/// result, one column per input coordinate.
+/// result, then in forward mode one row per element of each tensor result
+/// of floats, row-major in result order; one column per input coordinate.
 pub fn jacobian(call: &CallOptions, mode: Mode) -> Outcome<Json> {
     let values = values::parse_args(call.args())?;
     // Without float scalar results there are no rows and nothing to
     // differentiate in reverse mode.
     let wrappers = |signature: &Signature, _: &Inputs| match mode {
         Mode::Reverse if active_results(signature).next().is_none() => Wrappers::default(),
-        _ => mode.wrappers(),
+        Mode::Forward => Wrappers {
+            jvp_of_buffers: true,
+            ..mode.wrappers()
+        },
+        Mode::Reverse => mode.wrappers(),
     };
     let (compiled, inputs) = Compiled::compile(
         &call.file,
@@ -99,9 +131,8 @@ pub fn jacobian(call: &CallOptions, mode: Mode) -> Outcome<Json> {
         |s| Inputs::from_args(s, &values),
     )?;
     let primal = compiled.primal(&inputs)?;
-    let rows = rows(&compiled, &inputs, mode)?;
-    let jacobian = active_results(&compiled.primal)
-        .zip(rows)
+    let jacobian = rows(&compiled, &inputs, mode)?
+        .into_iter()
         .map(|(t, row)| Json::List(row.iter().map(|&x| number_json(t.element(), x)).collect()))
         .collect();
     Ok(Json::object([
@@ -196,7 +227,7 @@ fn value_and_gradient(compiled: &Compiled, inputs: &Inputs, mode: Mode) -> Outco
     let (value, partials) = match mode {
         Mode::Forward => {
             let primal = compiled.primal(inputs)?;
-            let row = rows(compiled, inputs, mode)?.remove(0);
+            let (_, row) = rows(compiled, inputs, mode)?.remove(0);
             (primal.results[0].clone(), row)
         }
         Mode::Reverse => {

@@ -138,8 +138,10 @@ enum Command {
         primal_only: bool,
     },
     /// The Jacobian at a point; prints `{"results": [...], "jacobian":
-    /// [[...]]}` with one row per float scalar result and one column per
-    /// float input (scalars, then memrefs row-major, in argument order).
+    /// [[...]]}` with one row per float scalar result (then, in forward
+    /// mode, one per element of each tensor result of floats) and
+    /// one column per float input (scalars, then memrefs row-major, in
+    /// argument order).
     Jacobian {
         #[command(flatten)]
         call: CallOptions,
