@@ -438,6 +438,20 @@ fn to_buffer(b: &mut Builder, value: Value) -> Value {
     )
 }
 
+/// `values`, each tensor replaced by its read-only buffer.
+fn buffers_of(b: &mut Builder, values: Vec<Value>) -> Vec<Value> {
+    values
+        .into_iter()
+        .map(|v| {
+            if v.ty().is_tensor() {
+                to_buffer(b, v)
+            } else {
+                v
+            }
+        })
+        .collect()
+}
+
 /// The tensor of type `t` that `buffer` holds from now on.
 fn to_tensor(b: &mut Builder, buffer: Value, t: Type) -> Value {
     let unit = b.ctx.attr("unit");
@@ -474,17 +488,7 @@ fn adapt_call(module: Op, call: Op) {
         return;
     };
     let mut b = Builder::before(call);
-    let operands: Vec<Value> = call
-        .operands()
-        .into_iter()
-        .map(|v| {
-            if v.ty().is_tensor() {
-                to_buffer(&mut b, v)
-            } else {
-                v
-            }
-        })
-        .collect();
+    let operands = buffers_of(&mut b, call.operands());
     let callee_attr = call.attr("callee").expect("a call names its callee");
     let new = b.create(
         "func.call",

@@ -362,17 +362,7 @@ pub(super) fn lower_vmap(
     }
     let target = dps_variant(f, variants);
     let mut b = Builder::before(op);
-    let mut operands: Vec<Value> = op
-        .operands()
-        .into_iter()
-        .map(|v| {
-            if v.ty().is_tensor() {
-                to_buffer(&mut b, v)
-            } else {
-                v
-            }
-        })
-        .collect();
+    let mut operands = buffers_of(&mut b, op.operands());
     let axes = |name: &str, n: usize| {
         let written = op.int_array(name);
         if written.is_empty() {
