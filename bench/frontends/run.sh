@@ -4,9 +4,10 @@
 # image), converted by torch-mlir, compiled and timed by `moonc bench`:
 # compile time of the loss and of its value and gradient (the issue asks
 # under 30 s each), the loss's time and the value and gradient's, with
-# onnxruntime's primal beside it when build/frontend-venv has it. Needs
-# `make frontend-venv`. Prints the report; results.json holds the numbers.
-# Not a test.
+# onnxruntime's primal beside it when build/frontend-venv has it. Then the
+# tensor examples (examples/tensors: MLP, CNN, layer norm, attention) by
+# `moonc bench` on their test inputs. Needs `make frontend-venv`. Prints
+# the report; results.json holds ResNet's numbers. Not a test.
 set -euo pipefail
 cd "$(dirname "$0")"
 moonc=${MOONC:-../../target/release/moonc}
@@ -17,3 +18,7 @@ ort=()
 if "$python" -c 'import onnxruntime' 2>/dev/null; then ort=(--ort); fi
 "$python" ../../test/Frontends/resnet/check.py "$work" --depth 50 --width 16 --size 32 \
   --moonc "$moonc" --skip-check --bench-ms 1000 --max-compile-s 30 "${ort[@]}" --json results.json
+echo "examples/tensors (moonc bench --entry loss, inputs of test/Examples/Inputs):"
+for example in mlp cnn layernorm attention; do
+  echo "$example: $("$moonc" bench ../../examples/tensors/$example.mlir --entry loss --args "@../../test/Examples/Inputs/$example.json")"
+done

@@ -272,36 +272,13 @@ pub fn requested_key(op: Op, callee: &str, ty: (Vec<Type>, Vec<Type>)) -> Key {
         .and_then(|t| t.split(':').next().and_then(|n| n.trim().parse().ok()))
         .unwrap_or(1);
     let mut key = Key::default_for(callee, ty, width);
-    if let Some(args) = activities(op, "arg_activity") {
+    if let Some(args) = Act::written(op, "arg_activity") {
         key.args = args;
     }
-    if let Some(results) = activities(op, "res_activity") {
+    if let Some(results) = Act::written(op, "res_activity") {
         key.results = results;
     }
     key
-}
-
-/// The activities stored in `op`'s attribute `name`, if present.
-fn activities(op: Op, name: &str) -> Option<Vec<Act>> {
-    let attr = op.attr(name)?;
-    Some(
-        attr.elements()
-            .iter()
-            .map(|a| {
-                let text = a.to_string();
-                match text
-                    .trim_start_matches("#moon.activity<")
-                    .trim_end_matches('>')
-                {
-                    "active" => Act::Active,
-                    "active_noneed" => Act::ActiveNoNeed,
-                    "dup" => Act::Dup,
-                    "dup_noneed" => Act::DupNoNeed,
-                    _ => Act::Const,
-                }
-            })
-            .collect(),
-    )
 }
 
 /// What a `moon.jvp` or `moon.vjp` asks for.

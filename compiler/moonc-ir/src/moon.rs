@@ -59,6 +59,28 @@ impl Activity {
             .expect("the moon dialect is loaded and the activity is valid")
     }
 
+    /// The activities stored in the attribute `name` (`arg_activity` or
+    /// `res_activity`) of the request `op`, if it has one.
+    pub fn written(op: ir::Op, name: &str) -> Option<Vec<Activity>> {
+        let all = [
+            Self::Const,
+            Self::Active,
+            Self::ActiveNoNeed,
+            Self::Dup,
+            Self::DupNoNeed,
+        ];
+        let activities = op.attr(name)?.elements().into_iter().map(|a| {
+            let text = a.to_string();
+            let keyword = text
+                .trim_start_matches("#moon.activity<")
+                .trim_end_matches('>');
+            all.into_iter()
+                .find(|k| k.keyword() == keyword)
+                .unwrap_or(Self::Const)
+        });
+        Some(activities.collect())
+    }
+
     /// An array attribute of activities, as stored in `arg_activity` and
     /// `res_activity`.
     pub fn array<'c>(context: &'c Context, activities: &[Activity]) -> ArrayAttribute<'c> {

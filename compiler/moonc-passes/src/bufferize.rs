@@ -652,7 +652,8 @@ fn lower_reads_of_loop_state(f: Op) {
 
 /// Erases the `memref.copy %b, %b` one-shot-bufferize leaves where a
 /// result was computed in its destination: a copy onto itself changes
-/// nothing (and reverse mode would read it as an overwrite).
+/// nothing, and as a `memcpy` of overlapping memory it is not even
+/// defined.
 fn remove_self_copies(f: Op) {
     for op in f.walk() {
         if op.name() == "memref.copy" && op.operand(0) == op.operand(1) {

@@ -16,6 +16,8 @@
 // ALLOC_IN_LOOP: check: PASS
 // RUN: moonc check %s --entry copy_between_args | FileCheck %s --check-prefix=COPY_BETWEEN_ARGS
 // COPY_BETWEEN_ARGS: check: PASS
+// RUN: moonc check %s --entry self_copy | FileCheck %s --check-prefix=SELF_COPY
+// SELF_COPY: check: PASS
 // RUN: moonc check %s --entry copy_from_constant | FileCheck %s --check-prefix=COPY_FROM_CONSTANT
 // COPY_FROM_CONSTANT: check: PASS
 // RUN: moonc check %s --entry subview_block | FileCheck %s --check-prefix=SUBVIEW_BLOCK
@@ -150,6 +152,26 @@ func.func @alloc_in_loop(%a: memref<3xf64>, %x: f64) -> f64 {
     scf.yield %s : f64
   }
   return %r : f64
+}
+
+// memref.copy of a buffer onto itself between two updates of it: the
+// copy changes nothing, so the derivative flows straight through.
+func.func @self_copy(%a: memref<3xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %v = memref.load %a[%i] : memref<3xf64>
+    %w = math.sin %v : f64
+    memref.store %w, %a[%i] : memref<3xf64>
+  }
+  memref.copy %a, %a : memref<3xf64> to memref<3xf64>
+  scf.for %i = %c0 to %c3 step %c1 {
+    %v = memref.load %a[%i] : memref<3xf64>
+    %w = arith.mulf %v, %v : f64
+    memref.store %w, %a[%i] : memref<3xf64>
+  }
+  return
 }
 
 // memref.copy from one argument into another, then b[i] <- b[i] * a[i].

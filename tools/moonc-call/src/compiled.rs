@@ -28,7 +28,7 @@ pub struct Wrappers {
     /// directions at once.
     pub hvp_width: Option<usize>,
     /// The JVP wrapper also returns the tangents of the entry's results
-    /// that were tensors of floats ([`wrapper::jvp_wrapper_with_buffers`]).
+    /// that were tensors of floats ([`wrapper::jvp_wrapper`]'s `buffers`).
     pub jvp_of_buffers: bool,
 }
 
@@ -120,13 +120,7 @@ impl Compiled {
             .collect();
         let jvp = wanted
             .jvp
-            .then(|| {
-                add(if buffers.is_empty() {
-                    wrapper::jvp_wrapper(&primal, &location, wrt)
-                } else {
-                    wrapper::jvp_wrapper_with_buffers(&primal, &location, wrt, &buffers)
-                })
-            })
+            .then(|| add(wrapper::jvp_wrapper(&primal, &location, wrt, &buffers)))
             .transpose()?;
         let vjp = wanted
             .vjp

@@ -164,55 +164,31 @@ fn activities(entry: &Signature, wrt: &Wrt) -> String {
 /// differentiating it point at the user's function. Arguments: the
 /// entry's, then one tangent per argument with one ([`has_tangent`]) that
 /// `wrt` includes (the others are `const`). Results: the entry's, then one
-/// tangent per active result.
-pub fn jvp_wrapper(entry: &Signature, location: &str, wrt: &Wrt) -> Wrapper {
+/// tangent per active result and per result in `buffers` (`dup`: memrefs
+/// of floats the call allocates, tensor results once bufferized), in result
+/// order.
+pub fn jvp_wrapper(entry: &Signature, location: &str, wrt: &Wrt, buffers: &[usize]) -> Wrapper {
     let extra_args = differentiated(entry, wrt)
         .enumerate()
         .map(|(i, t)| (format!("%t{i}"), t));
-    let active = entry.results.iter().filter(|t| is_active_result(t));
-    render(
-        ("jvp", &activities(entry, wrt)),
-        entry,
-        extra_args.collect(),
-        active.collect(),
-        location,
-    )
-}
-
-/// [`jvp_wrapper`], whose results also include, in result order among
-/// the float scalars' tangents, the tangent of each result in `buffers`
-/// (`dup`): memrefs of floats the call allocates (tensor results, once
-/// bufferized).
-pub fn jvp_wrapper_with_buffers(
-    entry: &Signature,
-    location: &str,
-    wrt: &Wrt,
-    buffers: &[usize],
-) -> Wrapper {
-    let extra_args = differentiated(entry, wrt)
-        .enumerate()
-        .map(|(i, t)| (format!("%t{i}"), t));
-    let has_tangent = |j: usize, t: &ValueType| is_active_result(t) || buffers.contains(&j);
-    let results: Vec<&str> = entry
-        .results
-        .iter()
-        .enumerate()
-        .map(|(j, t)| match (is_active_result(t), has_tangent(j, t)) {
-            (true, _) => "active",
-            (false, true) => "dup",
-            _ => "const",
-        })
-        .collect();
-    let clauses = format!(
-        "{} results [{}]",
-        activities(entry, wrt),
-        results.join(", ")
-    );
+    let mut clauses = activities(entry, wrt);
+    if !buffers.is_empty() {
+        let results: Vec<&str> = (0..entry.results.len())
+            .map(
+                |j| match (is_active_result(&entry.results[j]), buffers.contains(&j)) {
+                    (true, _) => "active",
+                    (false, true) => "dup",
+                    _ => "const",
+                },
+            )
+            .collect();
+        clauses += &format!(" results [{}]", results.join(", "));
+    }
     let tangents = entry
         .results
         .iter()
         .enumerate()
-        .filter(|&(j, t)| has_tangent(j, t))
+        .filter(|&(j, t)| is_active_result(t) || buffers.contains(&j))
         .map(|(_, t)| t);
     render(
         ("jvp", &clauses),
@@ -499,7 +475,7 @@ mod tests {
             ],
             results: vec![ValueType::Scalar(Scalar::F64), memref(vec![Some(2)])],
         };
-        let wrapper = jvp_wrapper(&entry, "loc(\"f.mlir\":1:1)", &Wrt::all());
+        let wrapper = jvp_wrapper(&entry, "loc(\"f.mlir\":1:1)", &Wrt::all(), &[]);
         assert_eq!(wrapper.name, "__moonc_jvp_f");
         assert_eq!(
             wrapper.text,
@@ -520,19 +496,42 @@ mod tests {
             args: vec![memref(vec![Some(3)])],
             results: vec![],
         };
-        let text = jvp_wrapper(&none, "loc(unknown)", &Wrt::all()).text;
+        let text = jvp_wrapper(&none, "loc(unknown)", &Wrt::all(), &[]).text;
         assert!(text.contains("  moon.jvp @g(%a0, %t0) : (memref<3xf64>, memref<3xf64>) -> () loc(unknown)\n  return loc(unknown)\n"), "{text}");
         let one = Signature {
             name: "h".into(),
             args: vec![ValueType::Scalar(Scalar::I64)],
             results: vec![ValueType::Scalar(Scalar::I64)],
         };
-        let text = jvp_wrapper(&one, "loc(unknown)", &Wrt::all()).text;
+        let text = jvp_wrapper(&one, "loc(unknown)", &Wrt::all(), &[]).text;
         assert!(
             text.contains("%r = moon.jvp @h(%a0) : (i64) -> (i64)"),
             "{text}"
         );
         assert!(text.contains("return %r : i64"), "{text}");
+    }
+
+    #[test]
+    fn jvp_wrapper_takes_tangents_of_buffer_results() {
+        let entry = Signature {
+            name: "f".into(),
+            args: vec![memref(vec![Some(2)])],
+            results: vec![
+                ValueType::Scalar(Scalar::F64),
+                memref(vec![Some(2)]),
+                memref(vec![Some(3)]),
+            ],
+        };
+        let wrapper = jvp_wrapper(&entry, "loc(unknown)", &Wrt::all(), &[1]);
+        assert!(
+            wrapper.text.contains(
+                "moon.jvp @f(%a0, %t0) results [active, dup, const] : (memref<2xf64>, \
+                 memref<2xf64>) -> (f64, memref<2xf64>, memref<3xf64>, f64, memref<2xf64>)"
+            ),
+            "{}",
+            wrapper.text
+        );
+        assert_eq!(wrapper.signature.results.len(), 5);
     }
 
     #[test]
@@ -603,7 +602,7 @@ mod tests {
             vjp.text
         );
         let wrt = Wrt::parse(Some("0, 1")).unwrap();
-        let jvp = jvp_wrapper(&entry, "loc(unknown)", &wrt);
+        let jvp = jvp_wrapper(&entry, "loc(unknown)", &wrt, &[]);
         assert!(
             jvp.text.contains(
                 "moon.jvp @f(%a0, %a1, %a2, %a3, %t0, %t1) args [active, dup, const, const] \

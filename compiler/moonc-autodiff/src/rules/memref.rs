@@ -336,10 +336,11 @@ fn alloc_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     Ok(())
 }
 
-/// `memref.copy A, B`: `dA += dB; dB = 0`.
+/// `memref.copy A, B`: `dA += dB; dB = 0` (nothing when A is B).
 fn copy_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let (source, target) = (op.operand(0), op.operand(1));
-    if !s.activity.is_active(target) {
+    // A copy onto itself changes nothing: its adjoint is the identity.
+    if !s.activity.is_active(target) || source == target {
         return Ok(());
     }
     let d_target = s.shadow(op, target)?;

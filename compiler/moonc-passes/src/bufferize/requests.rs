@@ -8,37 +8,20 @@ use super::*;
 /// the default: floats, vectors and tensors of floats `active`, memrefs
 /// of floats `dup` (arguments only), everything else `const`.
 fn activities(op: Op, name: &str, types: &[Type], arguments: bool) -> Vec<Activity> {
-    if let Some(written) = op.attr(name) {
-        return written
-            .elements()
-            .into_iter()
-            .map(|a| {
-                let text = a.to_string();
-                [
-                    Activity::ActiveNoNeed,
-                    Activity::Active,
-                    Activity::DupNoNeed,
-                    Activity::Dup,
-                    Activity::Const,
-                ]
-                .into_iter()
-                .find(|k| text.contains(&format!("<{}>", k.keyword())))
-                .unwrap_or(Activity::Const)
+    Activity::written(op, name).unwrap_or_else(|| {
+        types
+            .iter()
+            .map(|&t| {
+                if t.is_differentiable() || (t.is_tensor() && t.element().is_float()) {
+                    Activity::Active
+                } else if arguments && t.is_float_memref() {
+                    Activity::Dup
+                } else {
+                    Activity::Const
+                }
             })
-            .collect();
-    }
-    types
-        .iter()
-        .map(|&t| {
-            if t.is_differentiable() || (t.is_tensor() && t.element().is_float()) {
-                Activity::Active
-            } else if arguments && t.is_float_memref() {
-                Activity::Dup
-            } else {
-                Activity::Const
-            }
-        })
-        .collect()
+            .collect()
+    })
 }
 
 fn is_dup(a: Activity) -> bool {

@@ -175,6 +175,22 @@ func.func @caller(%a: memref<4xf64>, %b: memref<4xf64>, %da: memref<4xf64>, %db:
 
 // -----
 
+// memref.copy B -> B changes nothing: no adjoint code at all.
+// CHECK-LABEL: func.func private @self_copy_vjp_d_(
+// CHECK-SAME: %[[B:[^:]*]]: memref<4xf64>, %[[DB:[^:]*]]: memref<4xf64>)
+// CHECK-NEXT: memref.copy %[[B]], %[[B]]
+// CHECK-NEXT: return
+func.func @self_copy(%b: memref<4xf64>) {
+  memref.copy %b, %b : memref<4xf64> to memref<4xf64>
+  return
+}
+func.func @self_copy_caller(%b: memref<4xf64>, %db: memref<4xf64>) {
+  moon.vjp @self_copy(%b, %db) : (memref<4xf64>, memref<4xf64>) -> ()
+  return
+}
+
+// -----
+
 // A view of an argument: its shadow is the same view of the shadow, on
 // the same induction variable (here in the forward loop, which runs the
 // reverse of each iteration at its end).
