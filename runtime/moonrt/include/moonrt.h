@@ -192,6 +192,15 @@ void *moonrt_aligned_alloc(size_t alignment, size_t size);
 /* Releases memory from moonrt_aligned_alloc; NULL is ignored. */
 void moonrt_aligned_free(void *p);
 
+/*
+ * Makes glibc's malloc keep freed memory for later allocations (buffers up
+ * to 32 MiB from the heap, trimmed only above 1 GiB free) instead of
+ * returning it to the system, so that code allocating the same large
+ * buffers on every call does not take fresh pages each time. moonc calls it
+ * at start; call it once before calling compiled code in a loop.
+ */
+void moonrt_keep_freed_memory(void);
+
 /* ---------------------------------------------------------------------------
  * Errors (per thread)
  * ------------------------------------------------------------------------ */
@@ -410,6 +419,13 @@ uint64_t moonrt_blas_time_ns(void);
 
 /* Restarts moonrt_blas_time_ns at 0. */
 void moonrt_blas_time_reset(void);
+
+/*
+ * How many threads OpenBLAS runs each routine on (at least 1). OpenBLAS
+ * starts with all cores (or $OPENBLAS_NUM_THREADS); moonc sets 1, and the
+ * core count under --parallel.
+ */
+void moonrt_set_blas_threads(int threads);
 
 /* ---------------------------------------------------------------------------
  * GPU (docs/gpu-runtime.md)

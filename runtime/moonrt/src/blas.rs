@@ -483,6 +483,16 @@ pub extern "C" fn moonrt_blas_time_reset() {
     BLAS_TIME_NS.store(0, Ordering::Relaxed);
 }
 
+/// Sets how many threads OpenBLAS runs each routine on (at least 1).
+/// OpenBLAS starts with all cores (or `$OPENBLAS_NUM_THREADS`); `moonc`
+/// sets 1, and the core count under `--parallel`.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_set_blas_threads(threads: c_int) {
+    // SAFETY: OpenBLAS's setter takes any count; it clamps it to its
+    // range.
+    unsafe { openblas_set_num_threads(threads.max(1)) }
+}
+
 /// An entry point's name, built only for an error: (`s` or `d`, routine).
 pub(crate) type Name = (&'static str, &'static str);
 

@@ -3,6 +3,13 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
+/// `mallopt`'s parameter: the free memory at the top of the heap above
+/// which `free` returns it to the system.
+pub const M_TRIM_THRESHOLD: c_int = -1;
+/// `mallopt`'s parameter: the size from which `malloc` maps memory of its
+/// own (unmapped again by `free`) instead of using the heap.
+pub const M_MMAP_THRESHOLD: c_int = -3;
+
 /// `dlopen`'s flag: resolve every symbol of the library at once.
 pub const RTLD_NOW: c_int = 2;
 
@@ -10,6 +17,10 @@ unsafe extern "C" {
     /// Allocates `size` bytes aligned to `alignment` (a power of two and a
     /// multiple of the pointer size) into `*memptr`; returns 0 or an errno.
     pub fn posix_memalign(memptr: *mut *mut c_void, alignment: usize, size: usize) -> c_int;
+
+    /// Sets one of glibc malloc's parameters (`M_TRIM_THRESHOLD`, ...);
+    /// returns 1 on success, 0 on error.
+    pub fn mallopt(param: c_int, value: c_int) -> c_int;
 
     /// Releases memory from `malloc` or `posix_memalign` (what MLIR's
     /// `memref.alloc` lowers to); null is ignored.

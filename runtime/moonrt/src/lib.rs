@@ -23,14 +23,14 @@ mod lapacke;
 mod memref;
 mod tape;
 
-pub use alloc::{moonrt_aligned_alloc, moonrt_aligned_free};
+pub use alloc::{moonrt_aligned_alloc, moonrt_aligned_free, moonrt_keep_freed_memory};
 pub use arena::{
     Arena, RawArena, moonrt_arena_bytes_in_use, moonrt_arena_free, moonrt_arena_new,
     moonrt_arena_peak_bytes, moonrt_arena_pop, moonrt_arena_push, moonrt_arena_reset,
 };
 pub use blas::{
     moonrt_blas_time_ns, moonrt_blas_time_reset, moonrt_dlaswp, moonrt_dpotrf_adjoint,
-    moonrt_slaswp, moonrt_spotrf_adjoint,
+    moonrt_set_blas_threads, moonrt_slaswp, moonrt_spotrf_adjoint,
 };
 pub use blas::{
     moonrt_dasum, moonrt_daxpy, moonrt_dcopy, moonrt_ddot, moonrt_dgemm, moonrt_dgemv, moonrt_dger,

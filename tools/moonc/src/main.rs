@@ -407,6 +407,16 @@ fn main() {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    // Compiled code allocates and frees the same buffers on every call:
+    // keep freed memory rather than fault fresh pages in each time.
+    moonrt::moonrt_keep_freed_memory();
+    // BLAS runs on one thread, as the loops do, unless `--parallel`.
+    let blas_threads = if cli.parallel {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    };
+    moonrt::moonrt_set_blas_threads(i32::try_from(blas_threads).unwrap_or(1));
     if let Some(width) = cli.moon_ndual_max_width {
         moonc_ir::options::set_ndual_max_width(width);
     }
