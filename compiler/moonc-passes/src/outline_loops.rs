@@ -9,7 +9,7 @@
 //! count: ResNet-50's gradient took 110 s in LLVM, and nearly all of it
 //! went there.
 
-use moonc_ir::ir::{Block, Builder, Op, Region, Value};
+use moonc_ir::ir::{Block, Builder, Op, Region, Value, view_root};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo, PassOption},
@@ -124,6 +124,42 @@ fn is_inside(value: Value, op: Op) -> bool {
     }
 }
 
+/// The LLVM function attribute (a `passthrough` string attribute, which
+/// moonc-codegen turns into `noalias` parameters) listing the parameters of
+/// an outlined nest's LLVM function that are `noalias`, as `1,6`.
+pub const NOALIAS_PARAMS: &str = "moon-noalias-params";
+
+/// The LLVM parameters, comma-separated, of the pointers of each memref
+/// among `arguments` that is a view of a buffer the function allocates and
+/// that no other argument views: no other pointer the nest uses reaches its
+/// memory, which LLVM knew of the allocation before outlining. A ranked
+/// memref becomes `3 + 2 rank` parameters (allocated and aligned pointers,
+/// offset, sizes, strides), anything else one.
+fn noalias_params(arguments: &[Value]) -> String {
+    let allocated = |root: Value| {
+        root.defining_op()
+            .is_some_and(|d| ["memref.alloc", "memref.alloca"].contains(&d.name().as_str()))
+    };
+    let mut params = vec![];
+    let mut next = 0;
+    for &v in arguments {
+        if !v.ty().is_memref() {
+            next += 1;
+            continue;
+        }
+        let root = view_root(v);
+        let sharing = arguments
+            .iter()
+            .filter(|&&other| other.ty().is_memref() && view_root(other) == root)
+            .count();
+        if allocated(root) && sharing == 1 {
+            params.extend([next.to_string(), (next + 1).to_string()]);
+        }
+        next += 3 + 2 * v.ty().shape().len();
+    }
+    params.join(",")
+}
+
 /// Replaces the loop nest `l` of the function `f` by a call of a new
 /// function `name` that runs it.
 fn outline(f: Op, l: Op, name: &str) {
@@ -153,11 +189,19 @@ fn outline(f: Op, l: Op, name: &str) {
     };
     let function_type = ctx.attr(&format!("({}) -> ({})", list(&types), list(&result_types)));
     let (region, entry) = Region::with_block(&types, l.loc());
+    let mut passthrough = vec!["\"noinline\"".to_string()];
+    let noalias = noalias_params(&arguments);
+    if !noalias.is_empty() {
+        passthrough.push(format!("[\"{NOALIAS_PARAMS}\", \"{noalias}\"]"));
+    }
     Builder::after(f).private_function(
         name,
         function_type,
         region,
-        &[("passthrough", ctx.attr("[\"noinline\"]"))],
+        &[(
+            "passthrough",
+            ctx.attr(&format!("[{}]", passthrough.join(", "))),
+        )],
     );
     let mut mapping: HashMap<Value, Value> = arguments.iter().copied().zip(entry.args()).collect();
     let mut b = Builder::at_end(entry, l.loc());
