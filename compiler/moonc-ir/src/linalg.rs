@@ -1,7 +1,7 @@
 //! Queries on linalg structured operations that several passes share.
 
 use crate::Error;
-use crate::ir::{Builder, Op, Region, Value, error_at};
+use crate::ir::{Block, Builder, Op, Region, Type, Value, error_at};
 use std::collections::HashMap;
 
 /// The number of inputs and outputs of a linalg structured operation.
@@ -273,4 +273,52 @@ pub fn take_body(op: Op) -> Region {
         }
     }
     region
+}
+
+/// Builds a `linalg.generic` over memrefs with `b`: `ins`, `outs`, the
+/// indexing maps and iterator kinds as text. Returns the operation, its
+/// body block and the body's `linalg.yield` (yielding nothing yet).
+pub fn build_generic(
+    b: &mut Builder,
+    ins: &[Value],
+    outs: &[Value],
+    maps: &[String],
+    iterators: &[&str],
+) -> (Op, Block, Op) {
+    let ctx = b.ctx;
+    let element = |v: &Value| {
+        if v.ty().is_memref() {
+            v.ty().element()
+        } else {
+            v.ty()
+        }
+    };
+    let types: Vec<Type> = ins.iter().chain(outs).map(element).collect();
+    let (region, block) = Region::with_block(&types, b.loc);
+    let operands: Vec<Value> = ins.iter().chain(outs).copied().collect();
+    let iterators: Vec<String> = iterators
+        .iter()
+        .map(|k| format!("#linalg.iterator_type<{k}>"))
+        .collect();
+    let op = b.create(
+        "linalg.generic",
+        &operands,
+        &[],
+        &[
+            ("indexing_maps", ctx.attr(&format!("[{}]", maps.join(", ")))),
+            (
+                "iterator_types",
+                ctx.attr(&format!("[{}]", iterators.join(", "))),
+            ),
+            (
+                "operandSegmentSizes",
+                ctx.attr(&format!("array<i32: {}, {}>", ins.len(), outs.len())),
+            ),
+        ],
+        &[region],
+        &[],
+    );
+    region.destroy();
+    let yield_ = Builder::at_end(block, b.loc).create("linalg.yield", &[], &[], &[], &[], &[]);
+    (op, block, yield_)
 }

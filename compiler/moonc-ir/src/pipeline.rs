@@ -5,11 +5,13 @@ use crate::{Error, Result, ffi};
 use melior::{Context, StringRef, ir::Module, pass::OperationPassManager};
 
 /// Registers `moon-cpu-pipeline`, `moon-gpu-pipeline` and the C++ passes
-/// (`moon-math-approx`, `moon-gpu-reduce`) in MLIR's global pass registry,
-/// so that `moonc-opt` flags and textual pipelines can name them.
+/// (`moon-math-approx`, `moon-fuse-elementwise`, ...) in MLIR's global pass
+/// registry (once per process, however often it is called), so that
+/// `moonc-opt` flags and textual pipelines can name them.
 pub fn register_pipelines() {
-    // SAFETY: only adds entries to MLIR's registry.
-    unsafe { ffi::moonRegisterPipelines() }
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    // SAFETY: only adds entries to MLIR's registry (once per process).
+    REGISTERED.call_once(|| unsafe { ffi::moonRegisterPipelines() });
 }
 
 /// Appends `moon-cpu-pipeline` (everything down to the LLVM dialect) to a

@@ -138,11 +138,7 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
     // Frontends emit one generic per elementwise operation (batch norm's
     // five, then the ReLU): fused, they are one loop nest to compile and
     // run instead of six.
-    run_pipeline(
-        module,
-        "builtin.module",
-        "func.func(linalg-fuse-elementwise-ops)",
-    )?;
+    run_pipeline(module, "builtin.module", "func.func(moon-fuse-elementwise)")?;
     // Frontends compute results nobody reads (softmax's argmax beside its
     // max): reverse mode need not see them.
     for f in top_level_functions(module) {
@@ -214,6 +210,7 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
         })?;
         remove_self_copies(f);
         free_local_buffers(f);
+        crate::conv_to_gemm::conv_to_gemm(f, moonc_ir::options::blas_min_flops());
         generalize_named_ops(f);
         lower_reads_of_loop_state(f);
     }

@@ -7,6 +7,7 @@ use moonc_ir::pass::PassInfo;
 pub mod autodiff;
 pub mod blocked_loops;
 pub mod bufferize;
+pub mod conv_to_gemm;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
 pub mod inline_alloca_scopes;
@@ -53,6 +54,7 @@ pub static PASSES: &[&PassInfo] = &[
     &hvp_to_jvp::HVP_TO_JVP,
     &vmap::VMAP,
     &bufferize::BUFFERIZE,
+    &conv_to_gemm::CONV_TO_GEMM,
     &autodiff::AUTODIFF,
     &uniform_buffers::UNIFORM_BUFFERS,
     &linalg_to_blas::LINALG_TO_BLAS,

@@ -20,6 +20,7 @@ use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo, PassOption},
 };
+use std::collections::HashMap;
 
 /// The default of `min-flops` (and of `--moon-blas-min-flops`, which
 /// `moon-cpu-pipeline` passes on): the least multiply-adds of one call for
@@ -156,8 +157,9 @@ struct Product {
     c: Operand,
     /// The contraction dimension.
     k: usize,
-    /// The batch dimension (gemm only).
-    batch: Option<usize>,
+    /// The dimensions looped over around the calls (gemm only): the batch,
+    /// and the dimensions of a role beyond the one the routine takes.
+    outer: Vec<usize>,
     /// `f32` or `f64`.
     element: Type,
     /// The module whose symbols the calls name (the nearest symbol table).
@@ -291,6 +293,8 @@ fn generic_operands(op: Op) -> Option<(Operand, Operand, Operand, usize)> {
 
 /// The product of factors `a`, `b` into `c` over `loops` loop dimensions,
 /// if each loop has a role BLAS knows (see the module's documentation).
+/// A role with several dimensions keeps one for the routine and the
+/// others, like the batch, become loops around the calls.
 fn classify(
     a: Operand,
     b: Operand,
@@ -299,38 +303,60 @@ fn classify(
     element: Type,
     module: Op,
 ) -> Option<Product> {
-    let (mut batch, mut rows, mut cols, mut k) = (vec![], vec![], vec![], vec![]);
+    let (mut outer, mut rows, mut cols, mut k) = (vec![], vec![], vec![], vec![]);
     for d in 0..loops {
         match (
             a.dims.contains(&d),
             b.dims.contains(&d),
             c.dims.contains(&d),
         ) {
-            (true, true, true) => batch.push(d),
+            (true, true, true) => outer.push(d),
             (true, false, true) => rows.push(d),
             (false, true, true) => cols.push(d),
             (true, true, false) => k.push(d),
             _ => return None,
         }
     }
-    let [k] = k[..] else { return None };
-    let batch = match batch[..] {
-        [] => None,
-        [d] => Some(d),
-        _ => return None,
+    // The routine takes the largest dimension of each role (unknown sizes
+    // count as large), of equal ones the innermost in the operands (so
+    // that its matrices have a unit stride); the others become loops.
+    let size = |d: usize| {
+        [&a, &b, &c]
+            .iter()
+            .find_map(|o| {
+                let position = o.dims.iter().position(|&e| e == d)?;
+                o.value.ty().shape()[position]
+            })
+            .unwrap_or(i64::MAX)
     };
-    let routine = match (rows.len(), cols.len()) {
-        (1, 1) => Routine::Gemm,
-        (1, 0) | (0, 1) => Routine::Gemv,
-        (0, 0) => Routine::Dot,
-        _ => return None,
+    let depth = |d: usize| {
+        [&a, &b, &c]
+            .iter()
+            .filter_map(|o| Some(o.dims.len() - o.dims.iter().position(|&e| e == d)?))
+            .min()
+            .unwrap_or(usize::MAX)
     };
-    if batch.is_some() && routine != Routine::Gemm {
+    let mut keep = |role: &mut Vec<usize>| -> Option<usize> {
+        let kept = *role
+            .iter()
+            .min_by_key(|&&d| (std::cmp::Reverse(size(d)), depth(d)))?;
+        outer.extend(role.iter().filter(|&&d| d != kept));
+        Some(kept)
+    };
+    let k = keep(&mut k)?;
+    let (row, col) = (keep(&mut rows), keep(&mut cols));
+    outer.sort_unstable();
+    let routine = match (row, col) {
+        (Some(_), Some(_)) => Routine::Gemm,
+        (Some(_), None) | (None, Some(_)) => Routine::Gemv,
+        (None, None) => Routine::Dot,
+    };
+    if !outer.is_empty() && routine != Routine::Gemm {
         return None;
     }
     // gemm: `a` holds the output's row (its first dimension apart from the
-    // batch), `b` its column; gemv: `a` is the matrix.
-    let first_row = c.dims.iter().find(|&&d| Some(d) != batch);
+    // loops), `b` its column; gemv: `a` is the matrix.
+    let first_row = c.dims.iter().find(|d| !outer.contains(d));
     let swap = match routine {
         Routine::Gemm => first_row.is_some_and(|d| !a.dims.contains(d)),
         Routine::Gemv => a.dims.len() == 1,
@@ -343,7 +369,7 @@ fn classify(
         b,
         c,
         k,
-        batch,
+        outer,
         element,
         module,
     })
@@ -392,11 +418,18 @@ impl Product {
     }
 
     /// The loop dimensions whose sizes multiply into one call's
-    /// multiply-adds: all but the batch.
+    /// multiply-adds: all but the outer loops.
     fn call_dims(&self) -> Vec<usize> {
         let mut dims: Vec<usize> = self.c.dims.clone();
         dims.push(self.k);
-        dims.retain(|&d| Some(d) != self.batch);
+        dims.retain(|d| !self.outer.contains(d));
+        dims
+    }
+
+    /// The dimensions of `o` one call sees.
+    fn call_operand_dims(&self, o: &Operand) -> Vec<usize> {
+        let mut dims = o.dims.clone();
+        dims.retain(|d| !self.outer.contains(d));
         dims
     }
 }
@@ -455,66 +488,84 @@ fn lower(op: Op, product: &Product, min_flops: u64) -> Result<(), Error> {
     Ok(())
 }
 
-/// Emits the BLAS calls of `product` (of `op`) with `b`: one call, or a
-/// loop over the batch calling `gemm` on subviews.
+/// Emits the BLAS calls of `product` (of `op`) with `b`: one call, or
+/// loops over the outer dimensions calling `gemm` on subviews.
 fn call(b: &mut Builder, op: Op, product: &Product) -> Result<(), Error> {
-    let Some(batch) = product.batch else {
-        let operands = [&product.a, &product.b, &product.c].map(|o| o.value);
-        return call_routine(b, op, product, operands);
-    };
-    // The views' sources and sizes, then a loop taking one view of each.
-    let operands = [&product.a, &product.b, &product.c].map(|o| {
-        let position = o.dims.iter().position(|&d| d == batch);
-        let position = position.expect("the batch indexes every operand");
-        let sizes: Vec<Value> = o
-            .dims
+    let operands = [&product.a, &product.b, &product.c];
+    if product.outer.is_empty() {
+        return call_routine(b, op, product, operands.map(|o| o.value));
+    }
+    // The views' sources and sizes, then a loop per outer dimension, and
+    // in the innermost one a view of each operand.
+    let sizes = operands.map(|o| {
+        let sizes: Vec<Value> = product
+            .call_operand_dims(o)
             .iter()
-            .filter(|&&d| d != batch)
             .map(|&d| product.size(b, d))
             .collect();
-        (cast(b, o.value), position, sizes)
+        (cast(b, o.value), sizes)
     });
-    let upper = product.size(b, batch);
-    let lower = b.index(0);
-    let step = b.index(1);
-    let (region, body) = Region::with_block(&[b.ctx.index()], b.loc);
-    b.create("scf.for", &[lower, upper, step], &[], &[], &[region], &[]);
-    region.destroy();
-    let yield_ = Builder::at_end(body, b.loc).create("scf.yield", &[], &[], &[], &[], &[]);
-    let mut inner = Builder::before(yield_);
-    let i = body.args()[0];
-    let views =
-        operands.map(|(source, position, sizes)| slice(&mut inner, source, position, i, &sizes));
+    let mut inner = *b;
+    let mut indices = HashMap::new();
+    for &d in &product.outer {
+        let upper = product.size(&mut inner, d);
+        let lower = inner.index(0);
+        let step = inner.index(1);
+        let (region, body) = Region::with_block(&[inner.ctx.index()], inner.loc);
+        inner.create("scf.for", &[lower, upper, step], &[], &[], &[region], &[]);
+        region.destroy();
+        let yield_ = Builder::at_end(body, inner.loc).create("scf.yield", &[], &[], &[], &[], &[]);
+        indices.insert(d, body.args()[0]);
+        inner = Builder::before(yield_);
+    }
+    let views = [0, 1, 2].map(|i| {
+        let (source, sizes) = &sizes[i];
+        slice(&mut inner, *source, &operands[i].dims, &indices, sizes)
+    });
     call_routine(&mut inner, op, product, views)
 }
 
-/// The rank-2 view of `source`, a rank-3 memref of the routines' strided
-/// type, at index `i` of its dimension `position`; `sizes` are those of
-/// its other dimensions.
-fn slice(b: &mut Builder, source: Value, position: usize, i: Value, sizes: &[Value]) -> Value {
+/// The view of `source`, a memref of the routines' strided type whose
+/// dimensions are the loop dimensions `dims`, at the index `indices` gives
+/// for each outer dimension (rank-reduced away); `sizes` are those of its
+/// other dimensions.
+fn slice(
+    b: &mut Builder,
+    source: Value,
+    dims: &[usize],
+    indices: &HashMap<usize, Value>,
+    sizes: &[Value],
+) -> Value {
     let ctx = b.ctx;
     let dynamic = i64::MIN;
-    let mut operands = vec![source, i];
+    let mut operands = vec![source];
+    operands.extend(dims.iter().filter_map(|d| indices.get(d)));
     operands.extend(sizes);
-    let offsets: Vec<i64> = (0..3)
-        .map(|d| if d == position { dynamic } else { 0 })
+    let offsets: Vec<i64> = dims
+        .iter()
+        .map(|d| if indices.contains_key(d) { dynamic } else { 0 })
         .collect();
-    let static_sizes: Vec<i64> = (0..3)
-        .map(|d| if d == position { 1 } else { dynamic })
+    let static_sizes: Vec<i64> = dims
+        .iter()
+        .map(|d| if indices.contains_key(d) { 1 } else { dynamic })
         .collect();
     let array = |values: &[i64]| {
         let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
         ctx.attr(&format!("array<i64: {}>", items.join(", ")))
     };
+    let looped = operands.len() - 1 - sizes.len();
     b.value(
         "memref.subview",
         &operands,
-        strided_type(b, source.ty().element(), 2),
+        strided_type(b, source.ty().element(), sizes.len()),
         &[
             ("static_offsets", array(&offsets)),
             ("static_sizes", array(&static_sizes)),
-            ("static_strides", array(&[1, 1, 1])),
-            ("operandSegmentSizes", ctx.attr("array<i32: 1, 1, 2, 0>")),
+            ("static_strides", array(&vec![1; dims.len()])),
+            (
+                "operandSegmentSizes",
+                ctx.attr(&format!("array<i32: 1, {looped}, {}, 0>", sizes.len())),
+            ),
         ],
     )
 }
@@ -552,13 +603,6 @@ fn call_routine(
     } else {
         'd'
     };
-    let without_batch = |o: &Operand| -> Vec<usize> {
-        o.dims
-            .iter()
-            .copied()
-            .filter(|&d| Some(d) != product.batch)
-            .collect()
-    };
     let same = x == y;
     let x = cast(b, x);
     let y = if same { x } else { cast(b, y) };
@@ -567,8 +611,8 @@ fn call_routine(
             let one = b.float(element, 1.0);
             // `a` holds the output's row dimension: transposed when it
             // comes second in `a`; `b` likewise for the contraction.
-            let ta = without_batch(&product.a)[0] == product.k;
-            let tb = without_batch(&product.b)[0] != product.k;
+            let ta = product.call_operand_dims(&product.a)[0] == product.k;
+            let tb = product.call_operand_dims(&product.b)[0] != product.k;
             let fa = flag(b, ta);
             let (ta, tb) = (fa, if tb == ta { fa } else { flag(b, tb) });
             let out = cast(b, out);

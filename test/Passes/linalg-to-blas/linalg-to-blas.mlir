@@ -343,6 +343,70 @@ func.func @left_alone(%ai: memref<64x64xi32>, %ci: memref<64x64xi32>, %t: tensor
 
 // -----
 
+// Dimensions beyond one per role become loops around the calls, and of
+// several dimensions of one role the routine takes the largest: a
+// convolution's product (moon-conv-to-gemm; the filter has no batch), its
+// filter gradient (two contraction dimensions: the images and the
+// pixels), and a product with a unit dimension beside the rows (the
+// routine takes the 128 rows, not the unit dimension).
+// CHECK-LABEL: func.func @shared_factor(
+// CHECK-SAME: %[[W:[^:]*]]: memref<16x27xf32>, %[[P:[^:]*]]: memref<8x27x1024xf32>, %[[O:[^:]*]]: memref<8x16x1024xf32>)
+// CHECK: %[[WC:.*]] = memref.cast %[[W]]
+// CHECK: %[[PC:.*]] = memref.cast %[[P]]
+// CHECK: %[[OC:.*]] = memref.cast %[[O]]
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT: %[[WN:.*]] = memref.subview %[[WC]][0, 0] [%{{.*}}, %{{.*}}] [1, 1] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-NEXT: %[[PN:.*]] = memref.subview %[[PC]][%[[N]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1]
+// CHECK-NEXT: %[[ON:.*]] = memref.subview %[[OC]][%[[N]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1]
+// CHECK: func.call @moonrt_sgemm(%{{.*}}, %{{.*}}, %{{.*}}, %[[WN]], %[[PN]], %{{.*}}, %[[ON]])
+// CHECK-LABEL: func.func @two_contractions(
+// CHECK: scf.for %[[N:.*]] =
+// CHECK: %[[T:.*]] = arith.constant 1 : i32
+// CHECK: func.call @moonrt_sgemm(%{{.*}}, %[[T]],
+// CHECK-LABEL: func.func @unit_dimension(
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[ONE]] step
+// CHECK-NOT: scf.for
+// CHECK: func.call @moonrt_sgemm(
+func.func @shared_factor(%w: memref<16x27xf32>, %p: memref<8x27x1024xf32>, %o: memref<8x16x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, f, q, k) -> (f, k)>, affine_map<(n, f, q, k) -> (n, k, q)>,
+                                   affine_map<(n, f, q, k) -> (n, f, q)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %p : memref<16x27xf32>, memref<8x27x1024xf32>) outs(%o : memref<8x16x1024xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @two_contractions(%do: memref<8x16x1024xf32>, %p: memref<8x27x1024xf32>, %dw: memref<16x27xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(f, k, n, q) -> (n, f, q)>, affine_map<(f, k, n, q) -> (n, k, q)>,
+                                   affine_map<(f, k, n, q) -> (f, k)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%do, %p : memref<8x16x1024xf32>, memref<8x27x1024xf32>) outs(%dw : memref<16x27xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @unit_dimension(%x: memref<128x1x256xf32>, %w: memref<256x1024xf32>, %o: memref<128x1x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, u, j, k) -> (i, u, k)>, affine_map<(i, u, j, k) -> (k, j)>,
+                                   affine_map<(i, u, j, k) -> (i, u, j)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<128x1x256xf32>, memref<256x1024xf32>) outs(%o : memref<128x1x1024xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // The routine is declared in the module nearest to the product; a product
 // in another kind of symbol table (a gpu.module) is left alone. A buffer
 // read twice is cast once.

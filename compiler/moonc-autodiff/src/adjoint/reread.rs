@@ -33,7 +33,8 @@ impl LastWrites {
         };
         for (at, top) in body.ops().into_iter().enumerate() {
             last.position.insert(top, at);
-            for op in top.walk() {
+            // `walk` lists the operations nested in `top`, not `top`.
+            for op in std::iter::once(top).chain(top.walk()) {
                 for t in writes(op) {
                     let r = root(t);
                     last.root.insert(r, at);
@@ -52,12 +53,18 @@ impl LastWrites {
 
 impl ReverseState<'_> {
     /// Whether the memory `load` reads holds the same value for the whole
-    /// reverse sweep: every operation that may write it comes before the
-    /// top-level operation holding `load` (not in a split pair, whose
-    /// caller may write memory between its halves).
+    /// reverse sweep (see [`Self::unchanged`]).
     pub(crate) fn unchanged_after(&self, load: Op) -> bool {
-        let r = root(load.operand(0));
-        let mut top = load;
+        self.unchanged(load, load.operand(0))
+    }
+
+    /// Whether the memory of `buffer`, read by `op`, holds the same value
+    /// for the whole reverse sweep: every operation that may write it
+    /// comes before the top-level operation holding `op` (not in a split
+    /// pair, whose caller may write memory between its halves).
+    fn unchanged(&self, op: Op, buffer: Value) -> bool {
+        let r = root(buffer);
+        let mut top = op;
         while top.block() != self.body {
             top = top.block().parent_op();
         }
@@ -74,6 +81,19 @@ impl ReverseState<'_> {
         !self.split
             && !last.pinned.contains(&r)
             && written.map_or(!self.written.contains(&r), |w| w < at)
+    }
+
+    /// Whether the reverse sweep can read `buffer` as the top-level
+    /// operation `op` of the primal reads it, instead of a copy taken
+    /// before `op`: nothing writes it from `op` on. Its deallocation then
+    /// moves to the end of the reverse sweep.
+    pub(crate) fn keeps_contents(&mut self, op: Op, buffer: Value) -> bool {
+        let kept =
+            op.block() == self.body && self.is_direct(self.body) && self.unchanged(op, buffer);
+        if kept {
+            self.reread.insert(root(buffer));
+        }
+        kept
     }
 
     /// Moves the deallocations of the buffers the reverse sweep reads to

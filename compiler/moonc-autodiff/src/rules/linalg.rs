@@ -15,9 +15,9 @@ use super::{Forward::Custom, Reverse, Rule};
 use crate::{activity::root, adjoint::ReverseState, tangent::FunctionState};
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
-use moonc_ir::ir::{Block, Builder, Op, Region, Type, Value};
+use moonc_ir::ir::{Block, Builder, Op, Type, Value};
 use moonc_ir::linalg::{
-    indexing_maps, iterators_from_outputs, lower_to_loops, map_rank, projected_dims,
+    build_generic, indexing_maps, iterators_from_outputs, lower_to_loops, map_rank, projected_dims,
     split_ins_outs, structured_indexing_maps, take_body,
 };
 use std::collections::HashMap;
@@ -552,54 +552,6 @@ fn generalized(_: &mut ReverseState, op: Op) -> Result<(), Error> {
     ))
 }
 
-/// Builds a `linalg.generic` over memrefs with `b`: `ins`, `outs`, the
-/// indexing maps and iterator kinds as text. Returns the operation, its
-/// body block and the body's `linalg.yield` (yielding nothing yet).
-pub(crate) fn build_generic(
-    b: &mut Builder,
-    ins: &[Value],
-    outs: &[Value],
-    maps: &[String],
-    iterators: &[&str],
-) -> (Op, Block, Op) {
-    let ctx = b.ctx;
-    let element = |v: &Value| {
-        if v.ty().is_memref() {
-            v.ty().element()
-        } else {
-            v.ty()
-        }
-    };
-    let types: Vec<Type> = ins.iter().chain(outs).map(element).collect();
-    let (region, block) = Region::with_block(&types, b.loc);
-    let operands: Vec<Value> = ins.iter().chain(outs).copied().collect();
-    let iterators: Vec<String> = iterators
-        .iter()
-        .map(|k| format!("#linalg.iterator_type<{k}>"))
-        .collect();
-    let op = b.create(
-        "linalg.generic",
-        &operands,
-        &[],
-        &[
-            ("indexing_maps", ctx.attr(&format!("[{}]", maps.join(", ")))),
-            (
-                "iterator_types",
-                ctx.attr(&format!("[{}]", iterators.join(", "))),
-            ),
-            (
-                "operandSegmentSizes",
-                ctx.attr(&format!("array<i32: {}, {}>", ins.len(), outs.len())),
-            ),
-        ],
-        &[region],
-        &[],
-    );
-    region.destroy();
-    let yield_ = Builder::at_end(block, b.loc).create("linalg.yield", &[], &[], &[], &[], &[]);
-    (op, block, yield_)
-}
-
 /// `into += from`, elementwise, for two memrefs of one shape.
 pub fn accumulate(b: &mut Builder, from: Value, into: Value) {
     let rank = from.ty().shape().len();
@@ -768,7 +720,7 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     for (i, &v) in operands[..ins].iter().enumerate() {
         generic_ins.push(if v.ty().is_memref() && args[i].users().is_empty() {
             shape_only(s, op, v)?
-        } else if v.ty().is_memref() && s.is_written(v) {
+        } else if v.ty().is_memref() && s.is_written(v) && !s.keeps_contents(op, v) {
             save(s, v)?
         } else {
             s.get(v)?

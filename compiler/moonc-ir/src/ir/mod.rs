@@ -154,15 +154,28 @@ pub fn run_passes(op: Op, anchor: &str, passes: &[sys::MlirPass]) -> Result<(), 
 /// operation name is `anchor`, like [`run_passes`].
 pub fn run_pipeline(op: Op, anchor: &str, pipeline: &str) -> Result<(), Error> {
     static REGISTERED: std::sync::Once = std::sync::Once::new();
-    REGISTERED.call_once(melior::utility::register_all_passes);
-    // SAFETY: as in `run_passes`; the pipeline text is read during the call.
+    REGISTERED.call_once(|| {
+        melior::utility::register_all_passes();
+        crate::pipeline::register_pipelines();
+    });
+    /// Appends a piece of the parser's message to the `String` at `data`.
+    unsafe extern "C" fn append(piece: sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        // SAFETY: `data` is the `String` below, `piece` valid for the call.
+        unsafe {
+            let bytes = std::slice::from_raw_parts(piece.data.cast::<u8>(), piece.length);
+            (*data.cast::<String>()).push_str(&String::from_utf8_lossy(bytes));
+        }
+    }
+    let mut message = String::new();
+    // SAFETY: as in `run_passes`; the pipeline text and `message` outlive
+    // the calls that read and append to them.
     let succeeded = unsafe {
         let pm = sys::mlirPassManagerCreateOnOperation(op.ctx().0, string_ref(anchor));
         let parsed = sys::mlirOpPassManagerAddPipeline(
             sys::mlirPassManagerGetAsOpPassManager(pm),
             string_ref(pipeline),
-            None,
-            std::ptr::null_mut(),
+            Some(append),
+            (&raw mut message).cast(),
         );
         let result = if parsed.value == 0 {
             parsed
@@ -173,7 +186,10 @@ pub fn run_pipeline(op: Op, anchor: &str, pipeline: &str) -> Result<(), Error> {
         if parsed.value == 0 {
             return Err(error_at(
                 op,
-                &format!("internal error: moonc's pass pipeline `{pipeline}` does not parse"),
+                &format!(
+                    "internal error: moonc's pass pipeline `{pipeline}` does not parse: {}",
+                    message.trim()
+                ),
             ));
         }
         result.value != 0

@@ -121,6 +121,40 @@ def MoonGpuAlloc : Pass<"moon-gpu-alloc", "func::FuncOp"> {
   let dependentDialects = ["gpu::GPUDialect", "memref::MemRefDialect"];
 }
 
+def MoonFuseElementwise : Pass<"moon-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg.generic ops on tensors into their "
+                "consumers where no element is computed twice";
+  let description = [{
+    Upstream `linalg-fuse-elementwise-ops`, with one more condition on each
+    fusion: the consumer reads the producer's result through a permutation
+    of all its loops, so that every element the producer computed is still
+    computed once. Upstream fuses any single-use elementwise producer, also
+    into a contraction, which then recomputes it for every element of the
+    dimension the operand does not index: a transformer's layer norm fused
+    into the matrix product after it is computed 1024 times per element,
+    and the product can no longer go to BLAS. Here the layer norm stays a
+    loop of its own and the product a product, while chains of elementwise
+    ops and elementwise ops feeding a reduction of all their elements (the
+    `exp` of a softmax into its sum) still become one loop. The reshapes
+    upstream folds by expansion and its canonicalizations are the same.
+    `moon-bufferize` runs it first, on tensors.
+
+    ```mlir
+    %ln = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<128x256xf32>) outs(%e : tensor<128x256xf32>) { ... }
+    %y = linalg.generic {indexing_maps = [#ik, #kj, #ij],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%ln, %w : tensor<128x256xf32>, tensor<256x1024xf32>) outs(%z : tensor<128x1024xf32>) { ... }
+    ```
+
+    stays as it is (`#ik` is not a permutation of the product's three
+    loops), while upstream would recompute the layer norm inside the
+    product.
+  }];
+  let dependentDialects = ["affine::AffineDialect", "linalg::LinalgDialect",
+                           "tensor::TensorDialect"];
+}
+
 def MoonMathBeforeLibm : Pass<"moon-math-before-libm", "ModuleOp"> {
   let summary = "Lower the math ops convert-math-to-libm cannot take (rsqrt, "
                 "clampf, sincos, copysign, the is* tests, the integer ops)";

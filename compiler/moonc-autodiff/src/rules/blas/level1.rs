@@ -3,12 +3,12 @@
 
 use super::{call, combine, elementwise, prefix, reduce, saved, signum};
 use crate::adjoint::ReverseState;
-use crate::rules::linalg::build_generic;
 use crate::rules::linalg::snapshot;
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 use moonc_ir::ir::{Builder, Op};
+use moonc_ir::linalg::build_generic;
 
 /// `dot(x, y)`: tangent `dot(dx, y) + dot(x, dy)`.
 pub(super) fn dot_forward(s: &mut FunctionState, op: Op) -> Result<(), Error> {

@@ -40,13 +40,13 @@ use triangular::{
 };
 
 use crate::adjoint::ReverseState;
-use crate::rules::linalg::build_generic;
 use crate::rules::linalg::may_alias;
 use crate::rules::linalg::snapshot;
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 use moonc_ir::ir::{Builder, Op, Type, Value};
+use moonc_ir::linalg::build_generic;
 
 /// The derivative rule of one routine.
 pub struct Foreign {
@@ -394,20 +394,15 @@ fn copy_of(b: &mut Builder, v: Value) -> Value {
     copy
 }
 
-/// The contents of the memref `v` as the call `op` read them: a copy taken
-/// before the call when the function writes `v`'s memory, by the call or
-/// after it (for a call in a loop or branch: anywhere). The operations
-/// after the call include the reverse code emitted so far, which writes
-/// only shadows and scratch buffers. A buffer deallocated later counts as
-/// written: the reverse sweep runs after the deallocation.
+/// The contents of the memref `v` as the call `op` read them: `v` itself
+/// when nothing writes it from the call on (its deallocation then waits for
+/// the end of the reverse sweep), else a copy taken before the call.
 fn saved(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, Error> {
-    let body = s.body();
-    let later = if op.block() == body && s.is_direct(body) {
-        s.is_written(v) && changed_after(s, op, v, true)
+    if s.is_written(v) && !s.keeps_contents(op, v) {
+        snapshot(s, op, v)
     } else {
-        s.is_written(v)
-    };
-    if later { snapshot(s, op, v) } else { s.get(v) }
+        s.get(v)
+    }
 }
 
 /// Whether an operation after the top-level call `op` (or `op` itself,

@@ -5,8 +5,8 @@
 //! triangular factor (Cholesky's, or LU's packed ones).
 
 use super::{as_strided, call, elementwise, flag};
-use crate::rules::linalg::build_generic;
 use moonc_ir::ir::{Builder, Value};
+use moonc_ir::linalg::build_generic;
 
 /// Builds an element from (below, diagonal, inputs, old element).
 type AtPosition<'a> = &'a dyn Fn(&mut Builder, Value, Value, &[Value], Value) -> Value;

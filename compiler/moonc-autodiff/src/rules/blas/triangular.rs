@@ -5,12 +5,12 @@ use super::triangles::element_indices;
 use super::{add_to, call, combine, constant_flag, copy_of, dealloc, elementwise, flag, inner};
 use super::{prefix, saved, saved_after, scratch};
 use crate::adjoint::ReverseState;
-use crate::rules::linalg::build_generic;
 use crate::rules::linalg::snapshot;
 use crate::tangent::FunctionState;
 use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 use moonc_ir::ir::{Builder, Op, Value};
+use moonc_ir::linalg::build_generic;
 
 /// A triangular routine's operands, its flags constants: `trmv`/`trsv`
 /// `(lower, trans, unit, A, x)`, `trtrs` `(lower, trans, unit, A, B)` or

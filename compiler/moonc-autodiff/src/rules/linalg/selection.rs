@@ -19,10 +19,11 @@
 //! fix: the candidates' adjoints are accumulated by `scf.for` loops in
 //! lexicographic order (`moonc_ir::linalg::lower_to_loops`).
 
-use super::{build_generic, defined_in, shape_only, snapshot};
+use super::{defined_in, shape_only, snapshot};
 use crate::adjoint::ReverseState;
 use moonc_ir::Error;
 use moonc_ir::ir::{Builder, Op, Value, error_at};
+use moonc_ir::linalg::build_generic;
 use moonc_ir::linalg::{indexing_maps, lower_to_loops, split_ins_outs};
 use std::collections::HashMap;
 
@@ -114,7 +115,7 @@ pub(super) fn reverse(s: &mut ReverseState, op: Op, sel: &Selection) -> Result<(
     for (i, &v) in operands[..ins].iter().enumerate() {
         saved.push(if v.ty().is_memref() && args[i].users().is_empty() {
             shape_only(s, op, v)?
-        } else if v.ty().is_memref() && s.is_written(v) {
+        } else if v.ty().is_memref() && s.is_written(v) && !s.keeps_contents(op, v) {
             snapshot(s, op, v)?
         } else {
             s.get(v)?
