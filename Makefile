@@ -72,24 +72,30 @@ frontend-venv: bootstrap
 	fi
 
 # The benchmarks' virtualenv: JAX for CPU, which the benchmarks run side by
-# side with moonc, and matplotlib for the suite's chart. Only the bench
-# targets need it.
+# side with moonc, matplotlib for the suite's chart, and onnx and
+# onnxruntime for bench/ml (its ONNX models and onnxruntime's times). Only
+# the bench targets need it.
 BENCH_VENV := build/bench-venv
 JAX_VERSION := 0.10.2
 MATPLOTLIB_VERSION := 3.11.2
+ONNXRUNTIME_VERSION := 1.32.0
 bench-venv: bootstrap
-	@if [ "$$($(BENCH_VENV)/bin/python -c 'import jax, jaxlib, matplotlib; print(jax.__version__, jaxlib.__version__, matplotlib.__version__)' 2>/dev/null)" != "$(JAX_VERSION) $(JAX_VERSION) $(MATPLOTLIB_VERSION)" ]; then \
-	  echo "bench-venv: creating $(BENCH_VENV) with jax $(JAX_VERSION) (CPU) and matplotlib $(MATPLOTLIB_VERSION)"; \
+	@if [ "$$($(BENCH_VENV)/bin/python -c 'import jax, jaxlib, matplotlib, onnx, onnxruntime; print(jax.__version__, jaxlib.__version__, matplotlib.__version__, onnx.__version__, onnxruntime.__version__)' 2>/dev/null)" != "$(JAX_VERSION) $(JAX_VERSION) $(MATPLOTLIB_VERSION) $(ONNX_VERSION) $(ONNXRUNTIME_VERSION)" ]; then \
+	  echo "bench-venv: creating $(BENCH_VENV) with jax $(JAX_VERSION) (CPU), matplotlib $(MATPLOTLIB_VERSION), onnx $(ONNX_VERSION) and onnxruntime $(ONNXRUNTIME_VERSION)"; \
 	  python3 -m venv $(BENCH_VENV) && \
 	  $(BENCH_VENV)/bin/pip install -q --disable-pip-version-check \
-	    'jax[cpu]==$(JAX_VERSION)' 'jaxlib==$(JAX_VERSION)' 'matplotlib==$(MATPLOTLIB_VERSION)'; \
+	    'jax[cpu]==$(JAX_VERSION)' 'jaxlib==$(JAX_VERSION)' 'matplotlib==$(MATPLOTLIB_VERSION)' \
+	    'onnx==$(ONNX_VERSION)' 'onnxruntime==$(ONNXRUNTIME_VERSION)'; \
 	fi
 
 # The benchmark suite (not tests): every workload through moonc and JAX in
 # one run, checked against each other; writes bench/results/ (JSON, table,
-# chart) and the table in README.md. See bench/suite/README.md.
-bench: build bench-venv
+# chart) and the table in README.md. See bench/suite/README.md. Then
+# bench/ml: ML models from ONNX (torch-mlir, from the frontend virtualenv)
+# through moonc, JAX and onnxruntime; see bench/ml/README.md.
+bench: build bench-venv frontend-venv
 	$(BENCH_VENV)/bin/python bench/suite/run.py | tee bench/results/results.txt
+	$(BENCH_VENV)/bin/python bench/ml/run.py | tee bench/results/ml.txt
 
 # The earlier issues' benchmarks, each with its own results under bench/:
 # moonc against C on the same loops, reverse mode, the Hessian, per-example

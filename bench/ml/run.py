@@ -117,17 +117,29 @@ def prepare(model, timeout):
             "key": key, "cached": cached, "convert_s": convert_s}
 
 
-def moonc_side(model, prep, time_ms, timeout):
-    """moonc's value and gradient, and its times single-threaded and with
-    --parallel."""
+def failure(e):
+    """A StepFailed as a JSON record, also printed."""
+    command = " ".join(map(str, e.command))
+    print(f"bench/ml: FAILED at {e.step}: {command}\n{e.error}", file=sys.stderr, flush=True)
+    return {"step": e.step, "command": command, "error": e.error}
+
+
+def moonc_side(model, prep, time_ms, timeout, failures):
+    """moonc's value and gradient (a failure raises StepFailed), and its
+    times single-threaded and with --parallel (None for one that fails,
+    recorded in `failures`)."""
     common = [prep["mlir"], "--entry", prep["entry"], "--args", "@" + prep["inputs"],
               "--wrt", ",".join(map(str, model.wrt))]
     grad = json.loads(run("moonc grad", [MOONC, "grad", *common], timeout))
     result = {"value": grad["value"], "gradient": grad["gradient"]}
     for label, extra in (("1", []), ("parallel", ["--parallel"])):
-        out = run(f"moonc bench{' --parallel' if extra else ''}",
-                  [MOONC, "bench", *common, "--time-ms", str(time_ms), *extra], timeout)
-        result[label] = json.loads(out)
+        try:
+            out = run(f"moonc bench{' --parallel' if extra else ''}",
+                      [MOONC, "bench", *common, "--time-ms", str(time_ms), *extra], timeout)
+            result[label] = json.loads(out)
+        except StepFailed as e:
+            failures.append(failure(e))
+            result[label] = None
     return result
 
 
@@ -179,17 +191,18 @@ def ort_times(model, prep, time_ms):
 
 def bench_model(model, opts):
     """One model's row: conversion, moonc, JAX and onnxruntime, checked."""
-    row = {"name": model.name, "description": model.description, "wrt": model.wrt}
+    import numpy as np
+
+    row = {"name": model.name, "description": model.description, "wrt": model.wrt, "failures": []}
     try:
         prep = prepare(model, opts.timeout)
         row["prepare"] = {k: prep[k] for k in ("dir", "entry", "key", "cached", "convert_s")}
         how = "cached" if prep["cached"] else f"converted in {prep['convert_s']} s"
         print(f"bench/ml: {model.name}: {prep['mlir']} @{prep['entry']} ({how})", file=sys.stderr, flush=True)
-        m = moonc_side(model, prep, opts.time_ms, opts.timeout)
+        m = moonc_side(model, prep, opts.time_ms, opts.timeout, row["failures"])
     except StepFailed as e:
-        row["failed"] = {"step": e.step, "command": " ".join(map(str, e.command)), "error": e.error}
-        print(f"bench/ml: {model.name}: FAILED at {e.step}: {' '.join(map(str, e.command))}\n{e.error}",
-              file=sys.stderr, flush=True)
+        # Nothing to check without moonc's value and gradient.
+        row["failures"].append(failure(e))
         return row
     row["moonc"] = {k: m[k] for k in ("1", "parallel")}
 
@@ -209,7 +222,12 @@ def bench_model(model, opts):
     ort = ort_times(model, prep, opts.time_ms)
     row["ort"] = {k: ort[k] for k in ("1", "parallel")}
 
-    grad_errs = {str(i): rel_err(m["gradient"][i], g) for i, g in zip(model.wrt, grads)}
+    # Each gradient array relative to its own largest entry; one that is
+    # zero in exact arithmetic relative to the largest entry of them all.
+    scale = max(float(np.max(np.abs(g))) for g in grads)
+    grad_errs = {str(i): (float(np.max(np.abs(np.asarray(m["gradient"][i]) - g))) / scale
+                          if i in model.zero_gradients else rel_err(m["gradient"][i], g))
+                 for i, g in zip(model.wrt, grads)}
     row["check"] = {
         "moonc_value": m["value"], "jax_value": value, "ort_value": ort["value"],
         "value_rel_err": rel_err(m["value"], value),
@@ -223,6 +241,14 @@ def bench_model(model, opts):
     return row
 
 
+def binary_mtime():
+    """When the moonc binary was built (it may be rebuilt during a run)."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.path.getmtime(MOONC)))
+    except OSError:
+        return None
+
+
 def versions() -> dict:
     """The machine and the versions the run used."""
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
@@ -230,7 +256,10 @@ def versions() -> dict:
     info = {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    info["moonc"] = rev.stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "compiler", "dialects", "runtime",
+                            "tools"]).returncode
+    info["moonc"] = (rev.stdout.strip() or "unknown") + (" (with uncommitted compiler changes)" if dirty else "")
+    info["moonc_binary_mtime"] = binary_mtime()
     import jax
     import jaxlib
     import numpy
@@ -243,6 +272,11 @@ def versions() -> dict:
                         capture_output=True, text=True)
     info["torch_mlir"] = tm.stdout.strip() or "unknown"
     return info
+
+
+def first_line(text):
+    lines = text.strip().splitlines()
+    return lines[0][:160] if lines else ""
 
 
 def fmt_ns(ns):
@@ -264,10 +298,9 @@ def table(rows, cores):
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        if "failed" in r:
-            f = r["failed"]
-            first = f["error"].strip().splitlines()[0][:120] if f["error"].strip() else ""
-            lines.append(f"| {r['name']} | - | **FAILED** at {f['step']}: `{first}` |" + " - |" * 9)
+        if "check" not in r:
+            f = r["failures"][0]
+            lines.append(f"| {r['name']} | - | **FAILED** at {f['step']}: `{first_line(f['error'])}` |" + " - |" * 9)
             continue
         c = r["check"]
         agree = "yes" if c["agrees"] else "**NO**"
@@ -275,11 +308,17 @@ def table(rows, cores):
         for label, threads in (("1", "1"), ("parallel", f"all ({cores})")):
             m, j, o = r["moonc"][label], r["jax"].get(label), r["ort"][label]
             jax_cols = [fmt_ns(j["primal_ns"]), fmt_ns(j["grad_ns"]), f"{j['ratio']:.2f}"] if j else ["-"] * 3
-            vs = f"{m['grad_ns'] / j['grad_ns']:.2f}" if j else "-"
+            if m:
+                moonc_cols = [fmt_ns(m["primal_ns"]), fmt_ns(m["grad_ns"]), f"{m['ratio']:.2f}"]
+            else:
+                f = next(f for f in r["failures"] if f["step"].startswith("moonc bench") and
+                         (label == "parallel") == f["step"].endswith("--parallel"))
+                moonc_cols = [f"**FAILED**: `{first_line(f['error'])}`", "-", "-"]
+            vs = f"{m['grad_ns'] / j['grad_ns']:.2f}" if m and j else "-"
             lines.append(
                 f"| {r['name']} | {threads}{' (`--parallel`)' if label == 'parallel' else ''} "
-                f"| {fmt_ns(m['primal_ns'])} | {fmt_ns(m['grad_ns'])} | {m['ratio']:.2f} "
-                f"| {' | '.join(jax_cols)} | {fmt_ns(o['primal_ns'])} | {vs} | {errors} | {agree} |"
+                f"| {' | '.join(moonc_cols)} | {' | '.join(jax_cols)} | {fmt_ns(o['primal_ns'])} | {vs} "
+                f"| {errors} | {agree} |"
             )
     return lines
 
@@ -293,7 +332,7 @@ def chart(rows, info, path):
     import matplotlib.pyplot as plt
     import numpy as np
 
-    rows = [r for r in rows if "failed" not in r]
+    rows = [r for r in rows if "check" in r]
     if not rows:
         return
     series = [("moonc primal", "moonc", "primal_ns"), ("moonc value+grad", "moonc", "grad_ns"),
@@ -304,7 +343,7 @@ def chart(rows, info, path):
     fig, axes = plt.subplots(2, 1, figsize=(max(8, 2.2 * len(rows)), 8), sharex=True)
     for ax, (label, title) in zip(axes, (("1", "1 thread"), ("parallel", f"all {info['cores']} cores (moonc --parallel)"))):
         for k, (name, side, field) in enumerate(series):
-            values = [(r[side].get(label) or {}).get(field, 0) / 1e6 for r in rows]
+            values = [(r[side].get(label) or {}).get(field, np.nan) / 1e6 for r in rows]
             ax.bar(x + (k - (len(series) - 1) / 2) * width, values, width, label=name)
         ax.set_yscale("log")
         ax.set_ylabel("ms (log scale)")
@@ -339,17 +378,21 @@ def main():
         print(f"bench/ml: {model.name} ...", file=sys.stderr, flush=True)
         rows.append(bench_model(model, opts))
     info["seconds"] = round(time.perf_counter() - started, 1)
+    if binary_mtime() != info["moonc_binary_mtime"]:
+        info["moonc_binary_changed"] = binary_mtime()
+        print(f"bench/ml: WARNING: {MOONC} was rebuilt during the run ({info['moonc_binary_mtime']} -> "
+              f"{binary_mtime()}): the rows may come from different binaries", file=sys.stderr)
 
     lines = table(rows, info["cores"])
-    header = (f"bench/ml on {info['cpu']}, {info['cores']} cores; moonc {info['moonc']}, JAX {info['jax']}, "
-              f"onnxruntime {info['onnxruntime']}, onnx {info['onnx']}, torch-mlir {info['torch_mlir']}; "
-              f"{info['seconds']} s; agree: every array within relative {RTOL:g} of JAX")
+    header = (f"bench/ml on {info['cpu']}, {info['cores']} cores; moonc {info['moonc']} (binary of "
+              f"{info['moonc_binary_mtime']}), JAX {info['jax']}, onnxruntime {info['onnxruntime']}, onnx {info['onnx']}, "
+              f"torch-mlir {info['torch_mlir']}; {info['seconds']} s; agree: every array within relative {RTOL:g} of JAX")
     print(header)
     print("\n".join(lines))
     for r in rows:
-        if "failed" in r:
-            print(f"- {r['name']} FAILED at {r['failed']['step']}: `{r['failed']['command']}`:\n{r['failed']['error']}")
-        elif not r["check"]["agrees"]:
+        for f in r["failures"]:
+            print(f"- {r['name']} FAILED at {f['step']}: `{f['command']}`:\n{f['error']}")
+        if "check" in r and not r["check"]["agrees"]:
             print(f"- {r['name']} DISAGREES: {json.dumps(r['check'])}")
 
     out = Path(opts.out)
@@ -357,7 +400,7 @@ def main():
     (out / "ml.json").write_text(json.dumps({"machine": info, "rtol": RTOL, "rows": rows}, indent=1) + "\n")
     (out / "ml.md").write_text("\n".join([header, "", *lines]) + "\n")
     chart(rows, info, out / "ml.png")
-    bad = [r["name"] for r in rows if "failed" in r or not r["check"]["agrees"]]
+    bad = [r["name"] for r in rows if r["failures"] or not r["check"]["agrees"]]
     if bad:
         sys.exit(f"bench/ml: failed or disagreeing with JAX: {', '.join(bad)}")
 
