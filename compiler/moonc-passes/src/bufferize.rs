@@ -212,6 +212,7 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
         free_local_buffers(f);
         crate::conv_to_gemm::conv_to_gemm(f, moonc_ir::options::blas_min_flops());
         generalize_named_ops(f);
+        crate::collapse_dims::collapse_dims(f);
         lower_reads_of_loop_state(f);
     }
     Ok(())

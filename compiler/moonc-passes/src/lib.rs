@@ -7,6 +7,7 @@ use moonc_ir::pass::PassInfo;
 pub mod autodiff;
 pub mod blocked_loops;
 pub mod bufferize;
+pub mod collapse_dims;
 pub mod conv_to_gemm;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
@@ -55,6 +56,7 @@ pub static PASSES: &[&PassInfo] = &[
     &vmap::VMAP,
     &bufferize::BUFFERIZE,
     &conv_to_gemm::CONV_TO_GEMM,
+    &collapse_dims::COLLAPSE_DIMS,
     &autodiff::AUTODIFF,
     &uniform_buffers::UNIFORM_BUFFERS,
     &linalg_to_blas::LINALG_TO_BLAS,

@@ -10,7 +10,9 @@
 //! the rows `i` (one factor and the output), the columns `j` (the other
 //! factor and the output), or the contraction `k` (both factors). Which
 //! roles are present picks the routine; the order of each operand's
-//! dimensions picks the transpose flags.
+//! dimensions picks the transpose flags. The routine takes one dimension
+//! per role; the batch and any further dimension of a role become loops
+//! around the calls.
 
 use mlir_sys as sys;
 use moonc_ir::ir::error_at;
@@ -53,14 +55,20 @@ routines (docs/blas.md), which linalg accumulates into its output, so
 - `linalg.matvec` and `linalg.vecmat`: `moonrt_?gemv`, transposed for vecmat;
 - `linalg.dot`: `moonrt_?dot`, its result added to the rank-0 output;
 - `linalg.batch_matmul` (its factors transposed or not, by `indexing_maps`):
-  an `scf.for` over the batch calling `gemm` on `memref.subview`s;
+  an `scf.for` over the batch calling `gemm` on views of each batch
+  element (`memref.reinterpret_cast`s of the operands' bases);
 - a `linalg.generic` that is one of these: a body `out + x * y` (`arith.mulf`
   then `arith.addf`, operands in either order) over two inputs, projected
   permutation maps whose loops each index the output and one or both
   factors (or all three for the batch), parallel loops exactly those of the
   output. Inputs the body does not read are ignored; a transposed factor or
   output becomes a transpose flag or swapped factors. Reverse mode produces
-  such generics for the adjoints of `linalg.matmul`.
+  such generics for the adjoints of `linalg.matmul`;
+- in a matrix product, loops beyond one per role (the batch, the images of
+  a convolution's product whose filter has no batch, the second
+  contraction of a filter gradient) become `scf.for`s around the `gemm`
+  calls, on views like the batch's; of the loops of one role the call
+  takes the largest.
 
 Only products of at least `min-flops` multiply-adds per call (m n k for
 gemm, m n for gemv, n for dot; default 1500) are rewritten: below that the
@@ -489,22 +497,15 @@ fn lower(op: Op, product: &Product, min_flops: u64) -> Result<(), Error> {
 }
 
 /// Emits the BLAS calls of `product` (of `op`) with `b`: one call, or
-/// loops over the outer dimensions calling `gemm` on subviews.
+/// loops over the outer dimensions calling `gemm` on views.
 fn call(b: &mut Builder, op: Op, product: &Product) -> Result<(), Error> {
     let operands = [&product.a, &product.b, &product.c];
     if product.outer.is_empty() {
         return call_routine(b, op, product, operands.map(|o| o.value));
     }
-    // The views' sources and sizes, then a loop per outer dimension, and
-    // in the innermost one a view of each operand.
-    let sizes = operands.map(|o| {
-        let sizes: Vec<Value> = product
-            .call_operand_dims(o)
-            .iter()
-            .map(|&d| product.size(b, d))
-            .collect();
-        (cast(b, o.value), sizes)
-    });
+    // Each operand's layout, then a loop per outer dimension, and in the
+    // innermost one a view of each operand.
+    let layouts = operands.map(|o| Layout::of(b, product, o));
     let mut inner = *b;
     let mut indices = HashMap::new();
     for &d in &product.outer {
@@ -518,56 +519,98 @@ fn call(b: &mut Builder, op: Op, product: &Product) -> Result<(), Error> {
         indices.insert(d, body.args()[0]);
         inner = Builder::before(yield_);
     }
-    let views = [0, 1, 2].map(|i| {
-        let (source, sizes) = &sizes[i];
-        slice(&mut inner, *source, &operands[i].dims, &indices, sizes)
-    });
+    let views = layouts.map(|layout| layout.view(&mut inner, &indices));
     call_routine(&mut inner, op, product, views)
 }
 
-/// The view of `source`, a memref of the routines' strided type whose
-/// dimensions are the loop dimensions `dims`, at the index `indices` gives
-/// for each outer dimension (rank-reduced away); `sizes` are those of its
-/// other dimensions.
-fn slice(
-    b: &mut Builder,
-    source: Value,
-    dims: &[usize],
-    indices: &HashMap<usize, Value>,
-    sizes: &[Value],
-) -> Value {
-    let ctx = b.ctx;
-    let dynamic = i64::MIN;
-    let mut operands = vec![source];
-    operands.extend(dims.iter().filter_map(|d| indices.get(d)));
-    operands.extend(sizes);
-    let offsets: Vec<i64> = dims
-        .iter()
-        .map(|d| if indices.contains_key(d) { dynamic } else { 0 })
-        .collect();
-    let static_sizes: Vec<i64> = dims
-        .iter()
-        .map(|d| if indices.contains_key(d) { 1 } else { dynamic })
-        .collect();
-    let array = |values: &[i64]| {
-        let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        ctx.attr(&format!("array<i64: {}>", items.join(", ")))
-    };
-    let looped = operands.len() - 1 - sizes.len();
-    b.value(
-        "memref.subview",
-        &operands,
-        strided_type(b, source.ty().element(), sizes.len()),
-        &[
-            ("static_offsets", array(&offsets)),
-            ("static_sizes", array(&static_sizes)),
-            ("static_strides", array(&vec![1; dims.len()])),
-            (
-                "operandSegmentSizes",
-                ctx.attr(&format!("array<i32: 1, {looped}, {}, 0>", sizes.len())),
-            ),
-        ],
-    )
+/// Where an operand's elements are (`memref.extract_strided_metadata`),
+/// for views of it at given indices of its outer dimensions.
+struct Layout {
+    /// The operand's loop dimensions.
+    dims: Vec<usize>,
+    /// The operand's dimensions one call sees.
+    kept: Vec<usize>,
+    base: Value,
+    offset: Value,
+    sizes: Vec<Value>,
+    strides: Vec<Value>,
+    element: Type,
+}
+
+impl Layout {
+    fn of(b: &mut Builder, product: &Product, o: &Operand) -> Layout {
+        let ty = o.value.ty();
+        let rank = o.dims.len();
+        let index = b.ctx.index();
+        let base_ty = b.ctx.ty(&format!("memref<{}>", ty.element()));
+        let mut types = vec![base_ty, index];
+        types.extend(vec![index; 2 * rank]);
+        let metadata = b.create(
+            "memref.extract_strided_metadata",
+            &[o.value],
+            &types,
+            &[],
+            &[],
+            &[],
+        );
+        let results = metadata.results();
+        Layout {
+            dims: o.dims.clone(),
+            kept: product.call_operand_dims(o),
+            base: results[0],
+            offset: results[1],
+            sizes: results[2..2 + rank].to_vec(),
+            strides: results[2 + rank..].to_vec(),
+            element: ty.element(),
+        }
+    }
+
+    /// The view of the operand's kept dimensions at `indices` of its outer
+    /// ones: a `memref.reinterpret_cast` of its base with the offset moved
+    /// by each index times its stride. (A rank-reducing `memref.subview`
+    /// would be ambiguous when kept and dropped dimensions both have size
+    /// 1, and canonicalization may then keep the wrong one.)
+    fn view(&self, b: &mut Builder, indices: &HashMap<usize, Value>) -> Value {
+        let index = b.ctx.index();
+        let mut offset = self.offset;
+        let mut sizes = vec![];
+        let mut strides = vec![];
+        for (position, d) in self.dims.iter().enumerate() {
+            if let Some(&i) = indices.get(d) {
+                let step = b.value("arith.muli", &[i, self.strides[position]], index, &[]);
+                offset = b.value("arith.addi", &[offset, step], index, &[]);
+            } else if self.kept.contains(d) {
+                sizes.push(self.sizes[position]);
+                strides.push(self.strides[position]);
+            }
+        }
+        let rank = sizes.len();
+        let mut operands = vec![self.base, offset];
+        operands.extend(&sizes);
+        operands.extend(&strides);
+        let ctx = b.ctx;
+        let dynamic = vec![i64::MIN.to_string(); rank].join(", ");
+        b.value(
+            "memref.reinterpret_cast",
+            &operands,
+            strided_type(b, self.element, rank),
+            &[
+                (
+                    "static_offsets",
+                    ctx.attr(&format!("array<i64: {}>", i64::MIN)),
+                ),
+                ("static_sizes", ctx.attr(&format!("array<i64: {dynamic}>"))),
+                (
+                    "static_strides",
+                    ctx.attr(&format!("array<i64: {dynamic}>")),
+                ),
+                (
+                    "operandSegmentSizes",
+                    ctx.attr(&format!("array<i32: 1, 1, {rank}, {rank}>")),
+                ),
+            ],
+        )
+    }
 }
 
 /// The fully dynamic strided memref type of `rank` the routines take.

@@ -25,6 +25,7 @@
 // RUN: moonc check %s --entry prefix_sum --args '[[0.5, -1.5, 2.0, 0.7], [0, 0, 0, 0]]' | FileCheck %s
 // RUN: moonc check %s --entry in_place --args '[[0.5, -1.5, 2.0, 0.7]]' | FileCheck %s
 // RUN: moonc check %s --entry in_place --args '[[0.5, -1.5, 2.0, 0.7]]' --moon-ndual-max-width=0 | FileCheck %s
+// RUN: moonc check %s --entry generic_in_place --args '[[0.5, -1.5, 2.0, 0.7], 0.3]' | FileCheck %s
 // RUN: moonc check %s --entry dot_tanh --args '[[0.5, -1.5, 2.0, 0.7], [0.1, 0.2, -0.3, 0.4]]' | FileCheck %s
 // RUN: moonc check %s --entry dot_tanh --args '[[0.5, -1.5, 2.0, 0.7], [0.1, 0.2, -0.3, 0.4]]' --moon-ndual-max-width=0 | FileCheck %s
 // CHECK: check: PASS
@@ -301,4 +302,18 @@ func.func @dot_tanh(%w: memref<?xf64>, %x: memref<?xf64>) -> f64 {
   }
   %t = math.tanh %r : f64
   return %t : f64
+}
+
+// An elementwise generic in place with a scalar operand: its reverse
+// replaces the buffer's adjoint in place and sums the scalar's.
+func.func @generic_in_place(%x: memref<4xf64>, %s: f64) {
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%x, %s : memref<4xf64>, f64) outs(%x : memref<4xf64>) {
+  ^bb0(%v: f64, %k: f64, %o: f64):
+    %p = arith.mulf %v, %k : f64
+    %t = math.sin %p : f64
+    linalg.yield %t : f64
+  }
+  return
 }

@@ -145,17 +145,21 @@ func.func @dot(%x: memref<8192xf32>, %y: memref<8192xf32>, %out: memref<f32>) {
 // -----
 
 // batch_matmul: a loop over the batch, one gemm of 16 * 16 * 32 per
-// iteration on rank-2 views (the threshold applies to one call).
+// iteration on rank-2 views (the threshold applies to one call): each view
+// is the operand's base at its offset plus the batch index times its
+// batch stride, with its other sizes and strides.
 // CHECK-LABEL: func.func @batch_matmul(
 // CHECK-SAME: %[[A:[^:]*]]: memref<5x16x32xf64>, %[[B:[^:]*]]: memref<5x32x16xf64>, %[[C:[^:]*]]: memref<5x16x16xf64>)
-// CHECK: %[[AC:.*]] = memref.cast %[[A]] : memref<5x16x32xf64> to memref<?x?x?xf64, strided<[?, ?, ?], offset: ?>>
-// CHECK: %[[BC:.*]] = memref.cast %[[B]]
-// CHECK: %[[CC:.*]] = memref.cast %[[C]]
+// CHECK: %[[AB:[^,]*]], %[[AO:[^,]*]], %[[AS:[^:]*]]:3, %[[AT:[^:]*]]:3 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[BB:[^,]*]], %{{[^,]*}}, %{{[^:]*}}:3, %{{[^:]*}}:3 = memref.extract_strided_metadata %[[B]]
+// CHECK: %[[CB:[^,]*]], %{{[^,]*}}, %{{[^:]*}}:3, %{{[^:]*}}:3 = memref.extract_strided_metadata %[[C]]
 // CHECK: %[[FIVE:.*]] = arith.constant 5 : index
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[FIVE]] step %{{.*}} {
-// CHECK-NEXT: %[[AI:.*]] = memref.subview %[[AC]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf64, strided<[?, ?, ?], offset: ?>> to memref<?x?xf64, strided<[?, ?], offset: ?>>
-// CHECK-NEXT: %[[BI:.*]] = memref.subview %[[BC]][%[[I]], 0, 0]
-// CHECK-NEXT: %[[CI:.*]] = memref.subview %[[CC]][%[[I]], 0, 0]
+// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[I]], %[[AT]]#0 : index
+// CHECK-NEXT: %[[MOVED:.*]] = arith.addi %[[AO]], %[[STEP]] : index
+// CHECK-NEXT: %[[AI:.*]] = memref.reinterpret_cast %[[AB]] to offset: [%[[MOVED]]], sizes: [%[[AS]]#1, %[[AS]]#2], strides: [%[[AT]]#1, %[[AT]]#2] : memref<f64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK: %[[BI:.*]] = memref.reinterpret_cast %[[BB]]
+// CHECK: %[[CI:.*]] = memref.reinterpret_cast %[[CB]]
 // CHECK: func.call @moonrt_dgemm(%{{.*}}, %{{.*}}, %{{.*}}, %[[AI]], %[[BI]], %{{.*}}, %[[CI]])
 // CHECK-NEXT: }
 // CHECK-NEXT: return
@@ -351,22 +355,28 @@ func.func @left_alone(%ai: memref<64x64xi32>, %ci: memref<64x64xi32>, %t: tensor
 // routine takes the 128 rows, not the unit dimension).
 // CHECK-LABEL: func.func @shared_factor(
 // CHECK-SAME: %[[W:[^:]*]]: memref<16x27xf32>, %[[P:[^:]*]]: memref<8x27x1024xf32>, %[[O:[^:]*]]: memref<8x16x1024xf32>)
-// CHECK: %[[WC:.*]] = memref.cast %[[W]]
-// CHECK: %[[PC:.*]] = memref.cast %[[P]]
-// CHECK: %[[OC:.*]] = memref.cast %[[O]]
+// CHECK: %[[WB:[^,]*]], %[[WO:[^,]*]], %{{[^:]*}}:2, %{{[^:]*}}:2 = memref.extract_strided_metadata %[[W]]
+// CHECK: %[[PB:[^,]*]], %{{[^,]*}}, %{{[^:]*}}:3, %[[PT:[^:]*]]:3 = memref.extract_strided_metadata %[[P]]
+// CHECK: %[[OB:[^,]*]], %{{[^,]*}}, %{{[^:]*}}:3, %[[OT:[^:]*]]:3 = memref.extract_strided_metadata %[[O]]
 // CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT: %[[WN:.*]] = memref.subview %[[WC]][0, 0] [%{{.*}}, %{{.*}}] [1, 1] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<?x?xf32, strided<[?, ?], offset: ?>>
-// CHECK-NEXT: %[[PN:.*]] = memref.subview %[[PC]][%[[N]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1]
-// CHECK-NEXT: %[[ON:.*]] = memref.subview %[[OC]][%[[N]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1]
+// CHECK-NEXT: %[[WN:.*]] = memref.reinterpret_cast %[[WB]] to offset: [%[[WO]]]
+// CHECK-NEXT: arith.muli %[[N]], %[[PT]]#0
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[PN:.*]] = memref.reinterpret_cast %[[PB]]
+// CHECK-NEXT: arith.muli %[[N]], %[[OT]]#0
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[ON:.*]] = memref.reinterpret_cast %[[OB]]
 // CHECK: func.call @moonrt_sgemm(%{{.*}}, %{{.*}}, %{{.*}}, %[[WN]], %[[PN]], %{{.*}}, %[[ON]])
 // CHECK-LABEL: func.func @two_contractions(
 // CHECK: scf.for %[[N:.*]] =
 // CHECK: %[[T:.*]] = arith.constant 1 : i32
 // CHECK: func.call @moonrt_sgemm(%{{.*}}, %[[T]],
 // CHECK-LABEL: func.func @unit_dimension(
+// CHECK: %[[XB:[^,]*]], %{{[^,]*}}, %[[XS:[^:]*]]:3, %[[XT:[^:]*]]:3 = memref.extract_strided_metadata
 // CHECK: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[ONE]] step
 // CHECK-NOT: scf.for
+// CHECK: memref.reinterpret_cast %[[XB]] to offset: [%{{.*}}], sizes: [%[[XS]]#0, %[[XS]]#2], strides: [%[[XT]]#0, %[[XT]]#2]
 // CHECK: func.call @moonrt_sgemm(
 func.func @shared_factor(%w: memref<16x27xf32>, %p: memref<8x27x1024xf32>, %o: memref<8x16x1024xf32>) {
   linalg.generic {indexing_maps = [affine_map<(n, f, q, k) -> (f, k)>, affine_map<(n, f, q, k) -> (n, k, q)>,

@@ -7,7 +7,7 @@
 // CHECK-NOT: {{(scf|cf|memref|math|arith|linalg|vector|index|func)\.}}
 // CHECK-DAG: llvm.func @tanh(f64) -> f64
 // CHECK-DAG: llvm.func @expm1(f64) -> f64
-// CHECK-DAG: llvm.func @malloc(i64) -> !llvm.ptr
+// CHECK-DAG: llvm.func @aligned_alloc(i64, i64) -> !llvm.ptr
 
 // CHECK-LABEL: llvm.func @loop(
 // CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) -> f64
@@ -42,7 +42,7 @@ func.func @matmul(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>)
 }
 
 // CHECK-LABEL: llvm.func @views(
-// CHECK: llvm.call @malloc
+// CHECK: llvm.call @aligned_alloc
 // CHECK: llvm.call @memrefCopy
 func.func @views(%a: memref<4x4xf64>) -> memref<2x2xf64> {
   %s = memref.subview %a[1, 1][2, 2][1, 1] : memref<4x4xf64> to memref<2x2xf64, strided<[4, 1], offset: 5>>

@@ -935,8 +935,18 @@ impl Generic<'_> {
         let adjoint =
             s.reverse_nested(block, Builder::before(yield_), &seeds, &[new_args[t.input]])?;
         let mut b = Builder::before(yield_);
+        // Where the adjoint generic sums over loops the input does not
+        // index (the adjoint of a broadcast: a bias's over the images and
+        // pixels), the order of that sum is the reverse sweep's own, so,
+        // as for adjoints summed over loop iterations (`add_adjoint`), it
+        // is free to reassociate and LLVM may vectorize it.
+        let attrs = if iterators.contains(&"reduction") {
+            vec![("fastmath", b.ctx.attr("#arith.fastmath<reassoc>"))]
+        } else {
+            vec![]
+        };
         let result = match (adjoint[0], t.accumulate) {
-            (Some(a), true) => b.value("arith.addf", &[target_arg, a], a.ty(), &[]),
+            (Some(a), true) => b.value("arith.addf", &[target_arg, a], a.ty(), &attrs),
             (Some(a), false) => a,
             (None, true) => target_arg,
             (None, false) => b.float(target_arg.ty(), 0.0),

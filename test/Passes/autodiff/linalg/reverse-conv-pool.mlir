@@ -32,12 +32,12 @@
 // CHECK-NEXT: linalg.generic {{{.*}} iterator_types = []} ins(%{{.*}}, %[[WV]], %[[DOV]] : {{.*}}) outs(%[[DXV]] : memref<f64, strided<[], offset: ?>>)
 // CHECK-NEXT: ^bb0(%{{.*}}: f64, %[[WE:.*]]: f64, %[[DOE:.*]]: f64, %[[ACC:.*]]: f64):
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[DOE]], %[[WE]] : f64
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f64
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[P]] fastmath<reassoc> : f64
 // CHECK-NEXT: linalg.yield %[[S]] : f64
 // CHECK: linalg.generic {indexing_maps = [#[[MX]], #[[MW]], #[[MO]], #[[MW]]], iterator_types = ["reduction", "parallel", "reduction", "parallel", "parallel"]} ins(%[[X0]], %[[W0]], %[[DO]] : {{.*}}) outs(%[[DW]] : memref<3x2x3xf64>)
 // CHECK-NEXT: ^bb0(%[[XE:.*]]: f64, %{{.*}}: f64, %[[DOE2:.*]]: f64, %[[ACC2:.*]]: f64):
 // CHECK-NEXT: %[[P2:.*]] = arith.mulf %[[XE]], %[[DOE2]] : f64
-// CHECK-NEXT: arith.addf %[[ACC2]], %[[P2]] : f64
+// CHECK-NEXT: arith.addf %[[ACC2]], %[[P2]] fastmath<reassoc> : f64
 // CHECK: return
 
 func.func @conv(%x: memref<1x2x9xf64>, %w: memref<3x2x3xf64>, %o: memref<1x3x3xf64>) {

@@ -23,12 +23,12 @@
 // CHECK: linalg.generic {indexing_maps = [#[[MA]], #[[MB]], #[[MC]], #[[MA]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A0]], %[[B0]], %[[DC]] : {{.*}}) outs(%[[DA]] : memref<4x8xf64>) {
 // CHECK-NEXT: ^bb0(%{{.*}}: f64, %[[BV:.*]]: f64, %[[DCV:.*]]: f64, %[[OUT:.*]]: f64):
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[DCV]], %[[BV]] : f64
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[OUT]], %[[P]] : f64
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[OUT]], %[[P]] fastmath<reassoc> : f64
 // CHECK-NEXT: linalg.yield %[[S]] : f64
 // CHECK: linalg.generic {indexing_maps = [#[[MA]], #[[MB]], #[[MC]], #[[MB]]], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[A0]], %[[B0]], %[[DC]] : {{.*}}) outs(%[[DB]] : memref<8x2xf64>) {
 // CHECK-NEXT: ^bb0(%[[AV:.*]]: f64, %{{.*}}: f64, %[[DCV2:.*]]: f64, %[[OUT2:.*]]: f64):
 // CHECK-NEXT: %[[P2:.*]] = arith.mulf %[[AV]], %[[DCV2]] : f64
-// CHECK-NEXT: %[[S2:.*]] = arith.addf %[[OUT2]], %[[P2]] : f64
+// CHECK-NEXT: %[[S2:.*]] = arith.addf %[[OUT2]], %[[P2]] fastmath<reassoc> : f64
 // CHECK-NEXT: linalg.yield %[[S2]] : f64
 // CHECK-NOT: linalg.fill
 // CHECK: memref.dealloc %[[A0]]
@@ -74,7 +74,7 @@ func.func @caller(%a: memref<4x8xf64>, %b: memref<8x2xf64>, %c: memref<4x2xf64>,
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ALL]], #[[ID]], #[[ALL]]], iterator_types = ["reduction"]} ins(%[[A0]], %[[X]], %[[SEED]] : {{.*}}) outs(%[[CELL]] : memref<f64>) {
 // CHECK: %[[SIN:.*]] = math.sin
 // CHECK-NEXT: %[[DXV:.*]] = arith.mulf %[[SIN]], %{{.*}} : f64
-// CHECK-NEXT: %[[SUM2:.*]] = arith.addf %{{.*}}, %[[DXV]] : f64
+// CHECK-NEXT: %[[SUM2:.*]] = arith.addf %{{.*}}, %[[DXV]] fastmath<reassoc> : f64
 // CHECK-NEXT: linalg.yield %[[SUM2]] : f64
 // CHECK: %[[DX:.*]] = memref.load %[[CELL]][] : memref<f64>
 // CHECK: memref.dealloc %[[SEED]]

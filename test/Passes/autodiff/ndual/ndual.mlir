@@ -44,6 +44,37 @@ func.func @g(%x: memref<8xf64>, %y: memref<8xf64>, %dx: memref<8xf64>, %dy: memr
 
 // -----
 
+// The same map in place (one buffer as input and output, as a ReLU
+// updates its activations): the input's adjoint replaces the output's,
+// element by element, in one generic; no copy of the seed, no zero fill.
+#id = affine_map<(i) -> (i)>
+func.func @map_in_place(%x: memref<8xf64>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<8xf64>) outs(%x : memref<8xf64>) {
+  ^bb0(%v: f64, %o: f64):
+    %e = math.exp %v : f64
+    linalg.yield %e : f64
+  }
+  return
+}
+func.func @g(%x: memref<8xf64>, %dx: memref<8xf64>) {
+  moon.vjp @map_in_place(%x, %dx) : (memref<8xf64>, memref<8xf64>) -> ()
+  return
+}
+// CHECK-LABEL: func.func private @map_in_place_vjp_d_
+// CHECK: %[[P:.*]] = memref.alloc({{.*}}) : memref<?xf64>
+// CHECK: linalg.generic {{.*}} ins(%arg0 : memref<8xf64>) outs(%arg0, %[[P]] : memref<8xf64>, memref<?xf64>)
+// CHECK-NOT: memref.copy
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%arg1, %[[P]] : memref<8xf64>, memref<?xf64>) outs(%arg1 : memref<8xf64>)
+// CHECK-NEXT: ^bb0(%[[DY:.*]]: f64, %[[PI:.*]]: f64, %{{.*}}: f64):
+// CHECK-NEXT: %[[T:.*]] = arith.mulf %[[DY]], %[[PI]]
+// CHECK-NEXT: linalg.yield %[[T]]
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.dealloc %[[P]]
+
+// -----
+
 // A loop summing f(x[i], s) whose sum's adjoint is known only after it
 // (through log): the partial d f/dx[i] is stored per iteration, the one
 // with respect to the invariant s summed in the loop; the reverse loop

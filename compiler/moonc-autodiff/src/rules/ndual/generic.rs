@@ -97,13 +97,30 @@ pub(super) fn emit_generic(
         .iter()
         .map(|&(o, _, _)| s.shadow(op, operands[ins + o]))
         .collect::<Result<_, _>>()?;
-    let aliased = plan.inputs.iter().any(|&(_, _, i)| {
-        i.is_some_and(|i| {
-            plan.outs.iter().any(|&(o, _, _)| {
-                may_alias(s, operands[i], operands[ins + o]) && maps[i] == maps[ins + o]
+    let aliasing: Vec<usize> = (0..plan.inputs.len())
+        .filter(|&k| {
+            plan.inputs[k].2.is_some_and(|i| {
+                plan.outs.iter().any(|&(o, _, _)| {
+                    may_alias(s, operands[i], operands[ins + o]) && maps[i] == maps[ins + o]
+                })
             })
         })
-    });
+        .collect();
+    // In place (an elementwise op overwriting its own input, the same
+    // value in `ins` and `outs`: a ReLU on its buffer): the input's adjoint is the output's times the partial,
+    // element by element, so it replaces the output adjoint in one
+    // all-parallel generic, after the other inputs' adjoints have read it,
+    // instead of a copy of the seed, a zero fill and an accumulation.
+    let in_place = match (&plan.outs[..], &aliasing[..]) {
+        ([(o, _, false)], [k])
+            if iterators.iter().all(|&i| i == "parallel")
+                && plan.inputs[*k].2.map(|i| operands[i]) == Some(operands[ins + o]) =>
+        {
+            Some(*k)
+        }
+        _ => None,
+    };
+    let aliased = !aliasing.is_empty() && in_place.is_none();
     let read_seeds: Vec<Value> = if aliased {
         seeds
             .iter()
@@ -132,7 +149,11 @@ pub(super) fn emit_generic(
     if aliased {
         zero_outputs(s);
     }
-    for (k, &(_, primal, input)) in plan.inputs.iter().enumerate() {
+    let order = (0..plan.inputs.len())
+        .filter(|&k| Some(k) != in_place)
+        .chain(in_place);
+    for k in order {
+        let (_, primal, input) = plan.inputs[k];
         let (into, map) = match input {
             Some(i) => (s.shadow(op, operands[i])?, maps[i].clone()),
             None => {
@@ -174,7 +195,19 @@ pub(super) fn emit_generic(
             })
             .collect();
         let total = weighted(&mut gb, &seeds, &column).expect("at least one output");
-        let sum = gb.value("arith.addf", &[a[next], total], total.ty(), &[]);
+        // A sum over loops the input does not index is the reverse
+        // sweep's own order: free to reassociate (see `generic_reverse`).
+        let attrs = if its.contains(&"reduction") {
+            vec![("fastmath", gb.ctx.attr("#arith.fastmath<reassoc>"))]
+        } else {
+            vec![]
+        };
+        if Some(k) == in_place {
+            // The target is the output adjoint itself: replaced, not added to.
+            yield_.set_operands(&[total]);
+            continue;
+        }
+        let sum = gb.value("arith.addf", &[a[next], total], total.ty(), &attrs);
         yield_.set_operands(&[sum]);
         if input.is_none() {
             let total = s.b.value("memref.load", &[into], primal.ty(), &[]);
@@ -185,7 +218,7 @@ pub(super) fn emit_generic(
         for copy in read_seeds {
             s.b.create("memref.dealloc", &[copy], &[], &[], &[], &[]);
         }
-    } else {
+    } else if in_place.is_none() {
         zero_outputs(s);
     }
     op.erase();
