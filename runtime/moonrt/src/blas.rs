@@ -19,7 +19,7 @@ use crate::lapacke::*;
 use crate::memref::MemRef;
 use std::cell::Cell;
 use std::ffi::{c_char, c_int};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::time::Instant;
 
 mod helpers;
@@ -483,14 +483,47 @@ pub extern "C" fn moonrt_blas_time_reset() {
     BLAS_TIME_NS.store(0, Ordering::Relaxed);
 }
 
-/// Sets how many threads OpenBLAS runs each routine on (at least 1).
-/// OpenBLAS starts with all cores (or `$OPENBLAS_NUM_THREADS`); `moonc`
-/// sets 1, and the core count under `--parallel`.
+/// The threads `moonrt_set_blas_threads` allows (0: never set, OpenBLAS's
+/// own choice stands).
+static BLAS_THREADS: AtomicI32 = AtomicI32::new(0);
+
+/// The thread count OpenBLAS was last set to.
+static BLAS_THREADS_NOW: AtomicI32 = AtomicI32::new(0);
+
+/// The least multiply-adds of a `gemm` that runs on more than one thread.
+/// Below it, waking OpenBLAS's threads costs more than they gain: a CNN's
+/// per-image products (0.4 to 1.2 million multiply-adds) took 1.5 times as
+/// long on 2 threads as on one here, while a transformer's projections (8
+/// and 33 million) took half as long.
+const PARALLEL_GEMM_MIN_MACS: i64 = 4 << 20;
+
+/// Sets how many threads OpenBLAS may run a routine on (at least 1): a
+/// `gemm` of at least [`PARALLEL_GEMM_MIN_MACS`] multiply-adds runs on that
+/// many, any other routine on OpenBLAS's current count. OpenBLAS starts
+/// with all cores (or `$OPENBLAS_NUM_THREADS`); `moonc` sets 1, and the
+/// core count under `--parallel`.
 #[unsafe(no_mangle)]
 pub extern "C" fn moonrt_set_blas_threads(threads: c_int) {
-    // SAFETY: OpenBLAS's setter takes any count; it clamps it to its
-    // range.
-    unsafe { openblas_set_num_threads(threads.max(1)) }
+    let threads = threads.max(1);
+    BLAS_THREADS.store(threads, Ordering::Relaxed);
+    set_openblas_threads(threads);
+}
+
+fn set_openblas_threads(threads: c_int) {
+    if BLAS_THREADS_NOW.swap(threads, Ordering::Relaxed) != threads {
+        // SAFETY: OpenBLAS's setter takes any count; it clamps it to its
+        // range.
+        unsafe { openblas_set_num_threads(threads) }
+    }
+}
+
+/// Before a `gemm` of `macs` multiply-adds: one thread below
+/// [`PARALLEL_GEMM_MIN_MACS`], all those allowed from it.
+fn threads_for_gemm(macs: i64) {
+    let allowed = BLAS_THREADS.load(Ordering::Relaxed);
+    if allowed > 1 {
+        set_openblas_threads(if macs >= PARALLEL_GEMM_MIN_MACS { allowed } else { 1 });
+    }
 }
 
 /// An entry point's name, built only for an error: (`s` or `d`, routine).
@@ -642,6 +675,7 @@ pub(crate) unsafe fn gemm<T: Real>(
             ));
         }
         let order = cm.order;
+        threads_for_gemm(i64::from(m) * i64::from(n) * i64::from(k));
         (T::ROUTINES.gemm)(
             order,
             am.trans(order, ta),
