@@ -622,6 +622,7 @@ enum OutUse {
 }
 
 /// What one reverse generic adds its adjoint to.
+#[derive(Clone)]
 struct Target {
     /// The primal value whose adjoint it computes (for a scalar, the
     /// adjoint is added with `add_adjoint`).
@@ -776,12 +777,31 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         .iter()
         .map(|&o| s.shadow(op, operands[ins + o]))
         .collect::<Result<Vec<_>, _>>()?;
-    let aliased = inputs.iter().any(|t| {
-        t.primal.ty().is_memref()
-            && active_outs
-                .iter()
-                .any(|&o| may_alias(s, t.primal, operands[ins + o]) && t.map == maps[ins + o])
-    });
+    let aliasing: Vec<usize> = (0..inputs.len())
+        .filter(|&k| {
+            let t = &inputs[k];
+            t.primal.ty().is_memref()
+                && active_outs
+                    .iter()
+                    .any(|&o| may_alias(s, t.primal, operands[ins + o]) && t.map == maps[ins + o])
+        })
+        .collect();
+    // In place (an elementwise op overwriting its own input, the same value
+    // in `ins` and `outs`: a softmax's steps on their scores): that input's
+    // adjoint replaces the output's, element by element, after the other
+    // inputs' adjoints have read it, instead of a copy of the output's
+    // adjoint, a zero fill and an accumulation.
+    let in_place = match (&active_outs[..], &aliasing[..]) {
+        ([o], [k])
+            if all_parallel
+                && uses[*o] == OutUse::Overwritten
+                && inputs[*k].primal == operands[ins + o] =>
+        {
+            Some(*k)
+        }
+        _ => None,
+    };
+    let aliased = !aliasing.is_empty() && in_place.is_none();
     let mut seeds = d_outs.clone();
     if aliased {
         for seed in &mut seeds {
@@ -808,6 +828,18 @@ fn generic_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     };
     // Input adjoints read the seeds; when those are copies, the output
     // adjoints can be replaced first (an input may be an output).
+    if let Some(k) = in_place {
+        for (j, t) in inputs.iter().enumerate() {
+            if j != k {
+                generic.reverse_into(s, t)?;
+            }
+        }
+        let replace = Target {
+            accumulate: false,
+            ..inputs[k].clone()
+        };
+        return generic.reverse_into(s, &replace);
+    }
     if !aliased {
         for t in &inputs {
             generic.reverse_into(s, t)?;
