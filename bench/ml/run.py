@@ -163,7 +163,12 @@ def jax_times(model, time_ms):
 
 def jax_worker(name, time_ms):
     """The --jax-worker mode: JAX's times for one model as JSON on stdout
-    (run in a child with XLA_FLAGS set for one thread)."""
+    (run in a child with XLA_FLAGS set for one thread, pinned to one
+    core)."""
+    # XLA's CPU runtime does not keep to XLA_FLAGS' one thread (the
+    # transformer ran as fast as with all cores): pin the process to one
+    # core, as the single-threaded moonc row uses one.
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     model = next(m for m in models.MODELS if m.name == name)
     times, _, _, _ = jax_times(model, time_ms)
     print(json.dumps(times))
