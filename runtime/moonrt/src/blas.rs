@@ -522,7 +522,11 @@ fn set_openblas_threads(threads: c_int) {
 fn threads_for_gemm(macs: i64) {
     let allowed = BLAS_THREADS.load(Ordering::Relaxed);
     if allowed > 1 {
-        set_openblas_threads(if macs >= PARALLEL_GEMM_MIN_MACS { allowed } else { 1 });
+        set_openblas_threads(if macs >= PARALLEL_GEMM_MIN_MACS {
+            allowed
+        } else {
+            1
+        });
     }
 }
 
