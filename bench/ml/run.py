@@ -132,10 +132,13 @@ def moonc_side(model, prep, time_ms, timeout, failures):
               "--wrt", ",".join(map(str, model.wrt))]
     grad = json.loads(run("moonc grad", [MOONC, "grad", *common], timeout))
     result = {"value": grad["value"], "gradient": grad["gradient"]}
-    for label, extra in (("1", []), ("parallel", ["--parallel"])):
+    # moonc runs large products on OpenBLAS's threads unless
+    # $OPENBLAS_NUM_THREADS says otherwise: the single-threaded row says 1.
+    one_thread = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    for label, extra, env in (("1", [], one_thread), ("parallel", ["--parallel"], None)):
         try:
             out = run(f"moonc bench{' --parallel' if extra else ''}",
-                      [MOONC, "bench", *common, "--time-ms", str(time_ms), *extra], timeout)
+                      [MOONC, "bench", *common, "--time-ms", str(time_ms), *extra], timeout, env)
             result[label] = json.loads(out)
         except StepFailed as e:
             failures.append(failure(e))

@@ -421,9 +421,11 @@ uint64_t moonrt_blas_time_ns(void);
 void moonrt_blas_time_reset(void);
 
 /*
- * How many threads OpenBLAS runs each routine on (at least 1). OpenBLAS
- * starts with all cores (or $OPENBLAS_NUM_THREADS); moonc sets 1, and the
- * core count under --parallel.
+ * How many threads OpenBLAS may run a routine on: a gemm of at least 4M
+ * multiply-adds (f32; an f64 one counts twice) runs on that many, a smaller one on one thread (waking
+ * OpenBLAS's threads costs more than they gain there). 0 keeps OpenBLAS's
+ * own count (all cores, or $OPENBLAS_NUM_THREADS). moonc calls it at
+ * start: with 0, or with the core count under --parallel.
  */
 void moonrt_set_blas_threads(int threads);
 

@@ -490,21 +490,29 @@ static BLAS_THREADS: AtomicI32 = AtomicI32::new(0);
 /// The thread count OpenBLAS was last set to.
 static BLAS_THREADS_NOW: AtomicI32 = AtomicI32::new(0);
 
-/// The least multiply-adds of a `gemm` that runs on more than one thread.
-/// Below it, waking OpenBLAS's threads costs more than they gain: a CNN's
-/// per-image products (0.4 to 1.2 million multiply-adds) took 1.5 times as
-/// long on 2 threads as on one here, while a transformer's projections (8
-/// and 33 million) took half as long.
+/// The least multiply-adds of a `gemm` (f32 ones: an f64 one counts
+/// twice) that runs on more than one thread. Below it, waking OpenBLAS's
+/// threads costs more than they gain: a CNN's per-image f32 products (0.4
+/// to 1.2 million multiply-adds) took 1.5 times as long on 2 threads as on
+/// one here, while a transformer's projections (8 and 33 million) and an
+/// MLP's f64 products (2.3 million) took about half and two thirds as
+/// long.
 const PARALLEL_GEMM_MIN_MACS: i64 = 4 << 20;
 
-/// Sets how many threads OpenBLAS may run a routine on (at least 1): a
-/// `gemm` of at least [`PARALLEL_GEMM_MIN_MACS`] multiply-adds runs on that
-/// many, any other routine on OpenBLAS's current count. OpenBLAS starts
-/// with all cores (or `$OPENBLAS_NUM_THREADS`); `moonc` sets 1, and the
+/// Sets how many threads OpenBLAS may run a routine on: a `gemm` of at
+/// least [`PARALLEL_GEMM_MIN_MACS`] multiply-adds runs on that many, a
+/// smaller one on one thread, any other routine on OpenBLAS's current
+/// count. `threads` of 0 or less keeps OpenBLAS's own count (all cores, or
+/// `$OPENBLAS_NUM_THREADS`). `moonc` calls it at start: with 0, or with the
 /// core count under `--parallel`.
 #[unsafe(no_mangle)]
 pub extern "C" fn moonrt_set_blas_threads(threads: c_int) {
-    let threads = threads.max(1);
+    // SAFETY: OpenBLAS's getter has no preconditions.
+    let threads = if threads > 0 {
+        threads
+    } else {
+        unsafe { openblas_get_num_threads() }.max(1)
+    };
     BLAS_THREADS.store(threads, Ordering::Relaxed);
     set_openblas_threads(threads);
 }
@@ -679,7 +687,9 @@ pub(crate) unsafe fn gemm<T: Real>(
             ));
         }
         let order = cm.order;
-        threads_for_gemm(i64::from(m) * i64::from(n) * i64::from(k));
+        // An f64 multiply-add costs about two f32 ones.
+        let width = (size_of::<T>() / 4) as i64;
+        threads_for_gemm(i64::from(m) * i64::from(n) * i64::from(k) * width);
         (T::ROUTINES.gemm)(
             order,
             am.trans(order, ta),

@@ -27,8 +27,10 @@ pub const RIGHT: c_int = 142;
 
 #[link(name = "openblas")]
 unsafe extern "C" {
-    /// OpenBLAS's own: the number of threads its routines run on.
+    /// OpenBLAS's own: sets the number of threads its routines run on.
     pub fn openblas_set_num_threads(threads: c_int);
+    /// OpenBLAS's own: the number of threads its routines run on.
+    pub fn openblas_get_num_threads() -> c_int;
     pub fn cblas_sdot(n: c_int, x: *const f32, incx: c_int, y: *const f32, incy: c_int) -> f32;
     pub fn cblas_ddot(n: c_int, x: *const f64, incx: c_int, y: *const f64, incy: c_int) -> f64;
     pub fn cblas_snrm2(n: c_int, x: *const f32, incx: c_int) -> f32;

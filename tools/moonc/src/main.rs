@@ -410,11 +410,13 @@ fn main() {
     // Compiled code allocates and frees the same buffers on every call:
     // keep freed memory rather than fault fresh pages in each time.
     moonrt::moonrt_keep_freed_memory();
-    // BLAS runs on one thread, as the loops do, unless `--parallel`.
+    // Large products run on OpenBLAS's threads (all cores, or
+    // `$OPENBLAS_NUM_THREADS`; all cores under `--parallel`), small ones
+    // on one.
     let blas_threads = if cli.parallel {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
-        1
+        0
     };
     moonrt::moonrt_set_blas_threads(i32::try_from(blas_threads).unwrap_or(1));
     if let Some(width) = cli.moon_ndual_max_width {
