@@ -285,7 +285,6 @@ pub fn build_generic(
     maps: &[String],
     iterators: &[&str],
 ) -> (Op, Block, Op) {
-    let ctx = b.ctx;
     let element = |v: &Value| {
         if v.ty().is_memref() {
             v.ty().element()
@@ -295,6 +294,23 @@ pub fn build_generic(
     };
     let types: Vec<Type> = ins.iter().chain(outs).map(element).collect();
     let (region, block) = Region::with_block(&types, b.loc);
+    let op = create_generic(b, ins, outs, maps, iterators, region);
+    let yield_ = Builder::at_end(block, b.loc).create("linalg.yield", &[], &[], &[], &[], &[]);
+    (op, block, yield_)
+}
+
+/// Creates with `b` a `linalg.generic` on `ins` and `outs`, with the maps
+/// as text, the iterator kinds (`parallel`, `reduction`) and `body` (whose
+/// blocks it takes).
+pub fn create_generic(
+    b: &mut Builder,
+    ins: &[Value],
+    outs: &[Value],
+    maps: &[String],
+    iterators: &[&str],
+    body: Region,
+) -> Op {
+    let ctx = b.ctx;
     let operands: Vec<Value> = ins.iter().chain(outs).copied().collect();
     let iterators: Vec<String> = iterators
         .iter()
@@ -315,10 +331,9 @@ pub fn build_generic(
                 ctx.attr(&format!("array<i32: {}, {}>", ins.len(), outs.len())),
             ),
         ],
-        &[region],
+        &[body],
         &[],
     );
-    region.destroy();
-    let yield_ = Builder::at_end(block, b.loc).create("linalg.yield", &[], &[], &[], &[], &[]);
-    (op, block, yield_)
+    body.destroy();
+    op
 }

@@ -9,7 +9,7 @@
 //! `H W`); over `H·W` it vectorizes the loop itself.
 
 use moonc_ir::ir::{Builder, Op, Type, Value};
-use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs, take_body};
+use moonc_ir::linalg::{create_generic, indexing_maps, projected_dims, split_ins_outs, take_body};
 use moonc_ir::{
     Error,
     pass::{OptionValues, PassInfo},
@@ -123,7 +123,6 @@ type Run = (usize, Vec<usize>);
 /// Replaces `op` by a generic over `groups` on collapsed views.
 fn rewrite(op: Op, groups: &[Vec<usize>]) {
     let mut b = Builder::before(op);
-    let ctx = b.ctx;
     let group_of = |d: usize| groups.iter().position(|g| g.contains(&d)).expect("a group");
     let dims: Vec<String> = (0..groups.len()).map(|g| format!("d{g}")).collect();
     let dims = dims.join(", ");
@@ -154,28 +153,25 @@ fn rewrite(op: Op, groups: &[Vec<usize>]) {
         operands_before.push((v, runs));
         operands.push(view);
     }
-    let iterators: Vec<String> = groups
+    let kinds = op.attr("iterator_types").expect("checked").elements();
+    let iterators: Vec<&str> = groups
         .iter()
-        .map(|g| op.attr("iterator_types").expect("checked").elements()[g[0]].to_string())
+        .map(|g| {
+            if kinds[g[0]].to_string().contains("parallel") {
+                "parallel"
+            } else {
+                "reduction"
+            }
+        })
         .collect();
-    let (ins, outs) = split_ins_outs(op);
-    b.create(
-        "linalg.generic",
-        &operands,
-        &[],
-        &[
-            ("indexing_maps", ctx.attr(&format!("[{}]", maps.join(", ")))),
-            (
-                "iterator_types",
-                ctx.attr(&format!("[{}]", iterators.join(", "))),
-            ),
-            (
-                "operandSegmentSizes",
-                ctx.attr(&format!("array<i32: {ins}, {outs}>")),
-            ),
-        ],
-        &[take_body(op)],
-        &[],
+    let (ins, _) = split_ins_outs(op);
+    create_generic(
+        &mut b,
+        &operands[..ins],
+        &operands[ins..],
+        &maps,
+        &iterators,
+        take_body(op),
     );
     op.erase();
 }

@@ -17,8 +17,8 @@ use moonc_ir::Error;
 use moonc_ir::ir::error_at;
 use moonc_ir::ir::{Block, Builder, Op, Type, Value};
 use moonc_ir::linalg::{
-    build_generic, indexing_maps, iterators_from_outputs, lower_to_loops, map_rank, projected_dims,
-    split_ins_outs, structured_indexing_maps, take_body,
+    build_generic, create_generic, indexing_maps, iterators_from_outputs, lower_to_loops, map_rank,
+    projected_dims, split_ins_outs, structured_indexing_maps, take_body,
 };
 use std::collections::HashMap;
 
@@ -517,28 +517,13 @@ pub(crate) fn generalize(op: Op) -> Result<Op, Error> {
             "a named linalg operation with an unexpected body",
         ));
     }
-    let ctx = op.ctx();
-    let iterators: Vec<String> = iterators
-        .iter()
-        .map(|k| format!("#linalg.iterator_type<{k}>"))
-        .collect();
-    let generic = Builder::before(op).create(
-        "linalg.generic",
-        &operands[..ins + outs],
-        &[],
-        &[
-            ("indexing_maps", ctx.attr(&format!("[{}]", maps.join(", ")))),
-            (
-                "iterator_types",
-                ctx.attr(&format!("[{}]", iterators.join(", "))),
-            ),
-            (
-                "operandSegmentSizes",
-                ctx.attr(&format!("array<i32: {ins}, {outs}>")),
-            ),
-        ],
-        &[take_body(op)],
-        &[],
+    let generic = create_generic(
+        &mut Builder::before(op),
+        &operands[..ins],
+        &operands[ins..ins + outs],
+        &maps,
+        &iterators,
+        take_body(op),
     );
     op.erase();
     Ok(generic)
