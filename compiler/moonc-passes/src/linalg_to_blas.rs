@@ -505,7 +505,7 @@ fn call(b: &mut Builder, op: Op, product: &Product) -> Result<(), Error> {
     }
     // Each operand's layout, then a loop per outer dimension, and in the
     // innermost one a view of each operand.
-    let layouts = operands.map(|o| Layout::of(b, product, o));
+    let layouts = operands.map(|o| Layout::of(b, o));
     let mut inner = *b;
     let mut indices = HashMap::new();
     for &d in &product.outer {
@@ -528,8 +528,6 @@ fn call(b: &mut Builder, op: Op, product: &Product) -> Result<(), Error> {
 struct Layout {
     /// The operand's loop dimensions.
     dims: Vec<usize>,
-    /// The operand's dimensions one call sees.
-    kept: Vec<usize>,
     base: Value,
     offset: Value,
     sizes: Vec<Value>,
@@ -538,7 +536,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn of(b: &mut Builder, product: &Product, o: &Operand) -> Layout {
+    fn of(b: &mut Builder, o: &Operand) -> Layout {
         let ty = o.value.ty();
         let rank = o.dims.len();
         let index = b.ctx.index();
@@ -556,7 +554,6 @@ impl Layout {
         let results = metadata.results();
         Layout {
             dims: o.dims.clone(),
-            kept: product.call_operand_dims(o),
             base: results[0],
             offset: results[1],
             sizes: results[2..2 + rank].to_vec(),
@@ -579,7 +576,7 @@ impl Layout {
             if let Some(&i) = indices.get(d) {
                 let step = b.value("arith.muli", &[i, self.strides[position]], index, &[]);
                 offset = b.value("arith.addi", &[offset, step], index, &[]);
-            } else if self.kept.contains(d) {
+            } else {
                 sizes.push(self.sizes[position]);
                 strides.push(self.strides[position]);
             }
