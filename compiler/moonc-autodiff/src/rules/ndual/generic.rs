@@ -107,10 +107,11 @@ pub(super) fn emit_generic(
         })
         .collect();
     // In place (an elementwise op overwriting its own input, the same
-    // value in `ins` and `outs`: a ReLU on its buffer): the input's adjoint is the output's times the partial,
-    // element by element, so it replaces the output adjoint in one
-    // all-parallel generic, after the other inputs' adjoints have read it,
-    // instead of a copy of the seed, a zero fill and an accumulation.
+    // value in `ins` and `outs`: a ReLU on its buffer): the input's adjoint
+    // is the output's times the partial, element by element, so it
+    // replaces the output adjoint in one all-parallel generic, after the
+    // other inputs' adjoints have read it, instead of a copy of the seed, a
+    // zero fill and an accumulation.
     let in_place = match (&plan.outs[..], &aliasing[..]) {
         ([(o, _, false)], [k])
             if iterators.iter().all(|&i| i == "parallel")
@@ -195,6 +196,11 @@ pub(super) fn emit_generic(
             })
             .collect();
         let total = weighted(&mut gb, &seeds, &column).expect("at least one output");
+        if Some(k) == in_place {
+            // The target is the output adjoint itself: replaced, not added to.
+            yield_.set_operands(&[total]);
+            continue;
+        }
         // A sum over loops the input does not index is the reverse
         // sweep's own order: free to reassociate (see `generic_reverse`).
         let attrs = if its.contains(&"reduction") {
@@ -202,11 +208,6 @@ pub(super) fn emit_generic(
         } else {
             vec![]
         };
-        if Some(k) == in_place {
-            // The target is the output adjoint itself: replaced, not added to.
-            yield_.set_operands(&[total]);
-            continue;
-        }
         let sum = gb.value("arith.addf", &[a[next], total], total.ty(), &attrs);
         yield_.set_operands(&[sum]);
         if input.is_none() {
