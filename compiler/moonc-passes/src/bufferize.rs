@@ -533,7 +533,7 @@ fn carry_in_place(f: Op) {
         for (i, init) in l.operands().into_iter().skip(3).enumerate() {
             let t = init.ty();
             let (value, next) = (carried[i + 1], yield_op.operand(i));
-            if !t.is_memref() || value == next || t.to_string() != identity_memref(t) {
+            if !t.is_memref() || value == next || !t.has_identity_layout() {
                 continue;
             }
             let mut b = Builder::before(l);
@@ -563,7 +563,7 @@ fn choose_in_place(f: Op) {
                 for (i, result) in op.results().into_iter().enumerate() {
                     let t = result.ty();
                     if !t.is_memref()
-                        || t.to_string() != identity_memref(t)
+                        || !t.has_identity_layout()
                         || t.shape().iter().any(|d| d.is_none())
                     {
                         continue;
@@ -579,7 +579,7 @@ fn choose_in_place(f: Op) {
             }
             "arith.select" if op.result(0).ty().is_memref() => {
                 let (t, a) = (op.result(0).ty(), op.operand(1));
-                if t.to_string() != identity_memref(t) {
+                if !t.has_identity_layout() {
                     continue;
                 }
                 let mut b = Builder::before(op);

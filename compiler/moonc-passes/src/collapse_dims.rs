@@ -111,9 +111,7 @@ fn groups(op: Op) -> Option<Vec<Vec<usize>>> {
 
 /// Whether `ty` is a memref with static sizes and the identity layout.
 fn identity(ty: Type) -> bool {
-    ty.is_memref()
-        && ty.shape().iter().all(Option::is_some)
-        && ty.to_string() == format!("memref<{}{}>", ty.shape_prefix(), ty.element())
+    ty.has_identity_layout() && ty.shape().iter().all(Option::is_some)
 }
 
 /// A run of an operand's dimensions that one collapsed loop walks: the

@@ -11,7 +11,7 @@
 //! filter transposed times the output's adjoint) that reverse mode derives
 //! from the product.
 
-use moonc_ir::ir::{Builder, Op, Type, Value};
+use moonc_ir::ir::{Builder, Op, Value};
 use moonc_ir::linalg::build_generic;
 use moonc_ir::{
     Error,
@@ -138,7 +138,7 @@ impl Conv {
         };
         // The filter and the output are collapsed: they need the identity
         // layout. The image is only read through a map.
-        if !identity(w.ty()) || !identity(y.ty()) {
+        if !w.ty().has_identity_layout() || !y.ty().has_identity_layout() {
             return None;
         }
         Some(Conv {
@@ -167,13 +167,8 @@ impl Conv {
     /// an image with the identity layout.
     fn pointwise(&self) -> bool {
         let [_, _, kh, kw] = self.w_shape;
-        (kh, kw) == (1, 1) && self.strides == [1, 1] && identity(self.x.ty())
+        (kh, kw) == (1, 1) && self.strides == [1, 1] && self.x.ty().has_identity_layout()
     }
-}
-
-/// Whether the memref type `ty` has the identity layout.
-fn identity(ty: Type) -> bool {
-    ty.to_string() == format!("memref<{}{}>", ty.shape_prefix(), ty.element())
 }
 
 /// The two values of the attribute `name` of `op` (`dense<1>` or

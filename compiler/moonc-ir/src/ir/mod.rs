@@ -347,6 +347,13 @@ impl Type {
             .map(|d| d.map_or("?x".to_string(), |n| format!("{n}x")))
             .collect()
     }
+
+    /// A memref with the identity layout (row-major and contiguous) in the
+    /// default memory space: `memref<4x?xf32>`.
+    pub fn has_identity_layout(self) -> bool {
+        self.is_memref()
+            && self.to_string() == format!("memref<{}{}>", self.shape_prefix(), self.element())
+    }
 }
 
 impl Value {
