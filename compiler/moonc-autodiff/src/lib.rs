@@ -21,12 +21,27 @@ pub fn differentiate_module(module: Op) -> Result<(), Error> {
 }
 
 /// How differentiation generates code (`--moon-autodiff`'s options).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Settings {
     /// Reverse an `scf.parallel` whose body is flat as an `scf.parallel`
     /// (with atomic adds into shared shadows) instead of a sequential
     /// `scf.for` nest: for the GPU.
     pub parallel_reverse: bool,
+    /// Reverse mode inlines called leaf functions of at most this many
+    /// operations (0: none; see `reverse/inline.rs`).
+    pub inline_max_ops: usize,
+}
+
+/// The default of [`Settings::inline_max_ops`].
+pub const INLINE_MAX_OPS: usize = 200;
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            parallel_reverse: false,
+            inline_max_ops: INLINE_MAX_OPS,
+        }
+    }
 }
 
 /// [`differentiate_module`] with `settings`.

@@ -93,6 +93,12 @@ unsafe extern "C" {
     /// Sets `--moon-parallel-min-trips`.
     pub fn moonSetParallelMinTrips(trips: u64);
 
+    /// `--moon-tape-budget`: the bytes one loop's tape may take.
+    pub fn moonTapeBudget() -> u64;
+
+    /// Sets `--moon-tape-budget`.
+    pub fn moonSetTapeBudget(bytes: u64);
+
     /// Emits a remark at a location when `--moon-remarks` is on.
     pub fn moonEmitRemark(location: MlirLocation, message: MlirStringRef);
 

@@ -49,6 +49,19 @@ pub fn set_blas_min_flops(flops: u64) {
     unsafe { ffi::moonSetBlasMinFlops(flops) }
 }
 
+/// `--moon-tape-budget`: the bytes of tape reverse mode lets one loop take
+/// before it checkpoints the loop (0: never).
+pub fn tape_budget() -> u64 {
+    // SAFETY: reads a global option.
+    unsafe { ffi::moonTapeBudget() }
+}
+
+/// Sets `--moon-tape-budget` (for the `moonc` driver).
+pub fn set_tape_budget(bytes: u64) {
+    // SAFETY: writes a global option; passes read it only while running.
+    unsafe { ffi::moonSetTapeBudget(bytes) }
+}
+
 /// Emits `message` as a remark at `location` when `--moon-remarks` is on.
 pub fn remark(location: MlirLocation, message: &str) {
     let text = MlirStringRef {

@@ -58,9 +58,15 @@ N-wide dual path when they qualify: the forward sweep computes the value
 and all N partials of the element function, the reverse sweep multiplies
 and adds them (`docs/ndual.md`; `--moon-ndual-max-width=N` bounds N, 0
 turns the path off; `--moon-remarks` says which path each loop takes and
-why). Calls use a split pair
+why). Small leaf helpers (at most `inline-max-ops` operations, no calls,
+no allocations) are inlined first; other calls use a split pair
 `@g_fwd_…`/`@g_rev_…` of the callee (recursion works); a custom rule's
-`vjp` function is called in the reverse sweep instead. An `scf.parallel`
+`vjp` function is called in the reverse sweep instead. A top-level loop
+that carries state through local buffers and whose tape would exceed
+`--moon-tape-budget` bytes (default 16 MiB, 0: never) is checkpointed: it
+runs in segments of a segment function, saving the buffers each segment
+reads before writing, and the reverse sweep restores them and calls the
+segment's adjoint function (recompute, then reverse; docs/autodiff.md). An `scf.parallel`
 without reductions is reversed as a sequential `scf.for` nest; with
 `parallel-reverse=1` (`moonc --gpu`), one whose body only loads, stores
 and computes (no nested regions or calls) is reversed as an `scf.parallel`
@@ -101,11 +107,18 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
 "#,
     op_name: "builtin.module",
     dependent_dialects: moonc_ir::dependent_dialects,
-    options: &[PassOption {
-        name: "parallel-reverse",
-        description: "reverse an scf.parallel with a flat body as an scf.parallel, with atomic adds into shadows iterations may share (1: on; moonc --gpu turns it on)",
-        default: 0,
-    }],
+    options: &[
+        PassOption {
+            name: "parallel-reverse",
+            description: "reverse an scf.parallel with a flat body as an scf.parallel, with atomic adds into shadows iterations may share (1: on; moonc --gpu turns it on)",
+            default: 0,
+        },
+        PassOption {
+            name: "inline-max-ops",
+            description: "in reverse mode, inline called leaf functions of at most this many operations into the function differentiated (0: inline none)",
+            default: moonc_autodiff::INLINE_MAX_OPS as u64,
+        },
+    ],
     run,
 };
 
@@ -116,6 +129,7 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     crate::grad_to_vjp::run(module)?;
     let settings = moonc_autodiff::Settings {
         parallel_reverse: options.get("parallel-reverse") != 0,
+        inline_max_ops: options.get("inline-max-ops") as usize,
     };
     moonc_autodiff::differentiate_module_with(module, settings)
 }

@@ -61,6 +61,10 @@ struct Cli {
     /// keeps them all as loops; default 1500; see docs/linalg-to-blas.md).
     #[arg(long, global = true, value_name = "N")]
     moon_blas_min_flops: Option<u64>,
+    /// Checkpoint a loop in reverse mode when its tape would take more than
+    /// BYTES (default 16 MiB; 0 never checkpoints; see docs/autodiff.md).
+    #[arg(long, global = true, value_name = "BYTES")]
+    moon_tape_budget: Option<u64>,
     /// Compile for an NVIDIA GPU through moon-gpu-pipeline (parallel loops
     /// and sums become kernels). `run`, `jacobian`, `grad` and `check` then
     /// call the code with their memref arguments in device memory (see
@@ -430,6 +434,9 @@ fn main() {
     }
     if let Some(flops) = cli.moon_blas_min_flops {
         moonc_ir::options::set_blas_min_flops(flops);
+    }
+    if let Some(bytes) = cli.moon_tape_budget {
+        moonc_ir::options::set_tape_budget(bytes);
     }
     let outcome = gpu_mode(&cli).and_then(|()| match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),

@@ -10,16 +10,19 @@
 //! - `reread`: loads repeated after the last write to their memory;
 //! - `runtime`: calls of moonrt and index arithmetic the others share.
 
+mod checkpoint;
 mod primal;
 mod reread;
 mod runtime;
 mod tape;
 
+pub use self::checkpoint::{CHECKPOINT, WRITES};
 pub(crate) use self::{
+    checkpoint::element_count,
     primal::primal_uses,
     reread::LastWrites,
     runtime::{cast_index_from, runtime_call, trip_count},
-    tape::Record,
+    tape::{Record, element_bytes},
 };
 
 use crate::{
@@ -124,6 +127,10 @@ pub enum CallRule {
     /// The user's jvp function of a function of float scalars, called once
     /// per active argument with a unit tangent (default activities).
     CustomJvp(Key, String),
+    /// The adjoint function of a segment function (`reverse/checkpoint.rs`),
+    /// called after restoring the segment's checkpoint: it recomputes the
+    /// segment, then reverses it (default activities).
+    Joint(Key, String),
     /// A moonrt BLAS routine's own reverse rule (`rules/blas/`).
     Foreign(fn(&mut ReverseState, Op) -> Result<(), Error>),
 }

@@ -102,10 +102,23 @@ impl ReverseState<'_> {
                 outer = outer.block().parent_op();
             }
             let mut b = Builder::before(outer);
-            let counts: Vec<Value> = nest
+            let mut counts: Vec<Value> = nest
                 .iter()
                 .map(|l| trip_count(&mut b, l.operand(0), l.operand(1), l.operand(2)))
                 .collect();
+            // In a branch of a top-level `scf.if`, the buffer has rows only
+            // when the branch is taken.
+            if let (Some(first), "scf.if") = (counts.first_mut(), outer.name().as_str()) {
+                let then = outer.regions()[0].entry().expect("a then block");
+                let zero = b.index(0);
+                let (taken, not) = if block.is_within(then) {
+                    (*first, zero)
+                } else {
+                    (zero, *first)
+                };
+                let index = b.ctx.index();
+                *first = b.value("arith.select", &[outer.operand(0), taken, not], index, &[]);
+            }
             let mut sizes = counts.clone();
             sizes.push(b.index(0));
             let (buffer, unit) = self.alloc_tape(&mut b, &sizes, &counts, ty);

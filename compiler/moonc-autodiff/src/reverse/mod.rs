@@ -37,12 +37,16 @@
 //! `@g_rev_…` (the reverse sweep, popping it), so that recursion works and
 //! no callee runs twice.
 
+mod checkpoint;
+mod inline;
 mod parallel;
 mod prepare;
 mod split;
 mod sweep;
 
 use self::{
+    checkpoint::{DISTINCT_ARGS, checkpoint_loops},
+    inline::inline_small_calls,
     parallel::PARALLEL_NEST,
     prepare::{prepare, written_roots},
     split::{split_forward, split_reverse},
@@ -125,7 +129,11 @@ pub(crate) fn generate(
     for attr in ["arg_attrs", "res_attrs", "llvm.emit_c_interface"] {
         function.remove_attr(attr);
     }
-    prepare(ctx, function, diff.settings.parallel_reverse)?;
+    let inlined = inline_small_calls(diff, function, diff.settings.inline_max_ops);
+    prepare(ctx, function, diff.settings.parallel_reverse, inlined)?;
+    if !split {
+        checkpoint_loops(diff, function, moonc_ir::options::tape_budget());
+    }
     let region = function.regions()[0];
     if region.blocks().len() != 1 {
         return Err(error_at(
@@ -143,7 +151,10 @@ pub(crate) fn generate(
         .collect();
     let activity = Activity::analyze(function, &seeds, written_operands);
     let written = written_roots(function);
-    let args_written = args.iter().any(|a| written.contains(a));
+    // Memref arguments may alias unless the function is a segment function
+    // called with distinct buffers (see `checkpoint.rs`).
+    let args_written =
+        primal.attr(DISTINCT_ARGS).is_none() && args.iter().any(|a| written.contains(a));
 
     let mut marker_builder = Builder::before(ret);
     let split_marker = marker_builder.index(0).defining_op().expect("a constant");

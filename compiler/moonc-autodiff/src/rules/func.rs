@@ -123,6 +123,10 @@ fn call_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         CallRule::Foreign(reverse) => return reverse(s, op),
         CallRule::Split(key, name) => (key, name, false),
         CallRule::Custom(key, name) => (key, name, true),
+        CallRule::Joint(key, name) => {
+            s.restore_checkpoint(op)?;
+            (key, name, true)
+        }
         CallRule::CustomJvp(key, name) => return call_reverse_by_jvp(s, op, &key, &name),
     };
     let args = op.operands();

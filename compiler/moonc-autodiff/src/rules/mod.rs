@@ -120,6 +120,11 @@ pub fn written_operands(op: Op) -> Vec<Value> {
             let writes = foreign.map_or(&[][..], |rule| rule.writes);
             writes.iter().map(|&i| operands[i]).collect()
         }
+        "func.call" if op.attr(crate::adjoint::WRITES).is_some() => op
+            .int_array(crate::adjoint::WRITES)
+            .into_iter()
+            .map(|i| operands[i as usize])
+            .collect(),
         "memref.load"
         | "memref.dim"
         | "memref.dealloc"

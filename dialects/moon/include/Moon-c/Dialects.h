@@ -145,6 +145,18 @@ MLIR_CAPI_EXPORTED uint64_t moonBlasMinFlops(void);
 /// Sets `--moon-blas-min-flops` (for drivers that parse their own flags).
 MLIR_CAPI_EXPORTED void moonSetBlasMinFlops(uint64_t flops);
 
+/// The default of `--moon-tape-budget`: 16 MiB, about what a core's share
+/// of a server's last-level cache holds (see docs/autodiff.md,
+/// "Checkpointing").
+#define MOON_TAPE_DEFAULT_BUDGET (16u << 20)
+
+/// The bytes reverse mode lets one loop's tape take before it checkpoints
+/// the loop (`--moon-tape-budget`); 0 turns checkpointing off.
+MLIR_CAPI_EXPORTED uint64_t moonTapeBudget(void);
+
+/// Sets `--moon-tape-budget` (for drivers that parse their own flags).
+MLIR_CAPI_EXPORTED void moonSetTapeBudget(uint64_t bytes);
+
 /// Registers moonc's named pipelines (`moon-cpu-pipeline`,
 /// `moon-gpu-pipeline`) and C++ passes (`moon-math-approx`,
 /// `moon-gpu-reduce`) in MLIR's global pass registry.

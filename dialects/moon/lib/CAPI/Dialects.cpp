@@ -185,7 +185,18 @@ static llvm::cl::opt<bool> remarks(
                    "others fall back)"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<uint64_t> tapeBudget(
+    "moon-tape-budget",
+    llvm::cl::desc("Bytes of tape reverse mode lets one loop take before it "
+                   "checkpoints the loop, recomputing segments of it in the "
+                   "reverse sweep (0 turns checkpointing off)"),
+    llvm::cl::init(MOON_TAPE_DEFAULT_BUDGET));
+
 unsigned moonNdualMaxWidth() { return ndualMaxWidth; }
+
+uint64_t moonTapeBudget() { return tapeBudget; }
+
+void moonSetTapeBudget(uint64_t bytes) { tapeBudget = bytes; }
 
 void moonSetNdualMaxWidth(unsigned width) { ndualMaxWidth = width; }
 

@@ -1,8 +1,9 @@
-// RUN: moonc-opt %s --moon-autodiff | FileCheck %s
+// RUN: moonc-opt %s --moon-autodiff=inline-max-ops=0 | FileCheck %s
 // A `const` memref passed to a call together with an active value: the
 // callee's key makes the buffer `dup` (it could store active values into
 // it), and the caller, having no shadow for it, passes a zeroed scratch
-// buffer whose derivatives are dropped, as forward mode does.
+// buffer whose derivatives are dropped, as forward mode does (the call is
+// not inlined: `inline-max-ops=0`).
 
 // CHECK-LABEL: func.func private @user_vjp_ac_n(
 // CHECK-SAME: %[[X:[^:]*]]: f64, %[[M:[^:]*]]: memref<?xf64>, %[[S:[^:]*]]: f64) -> f64

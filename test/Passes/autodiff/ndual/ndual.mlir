@@ -77,8 +77,10 @@ func.func @g(%x: memref<8xf64>, %dx: memref<8xf64>) {
 
 // A loop summing f(x[i], s) whose sum's adjoint is known only after it
 // (through log): the partial d f/dx[i] is stored per iteration, the one
-// with respect to the invariant s summed in the loop; the reverse loop
-// (backwards) only multiplies and adds.
+// with respect to the invariant s summed in the loop, free to reassociate
+// (the order of that sum is the derivative's, not the program's: an
+// ordered one kept LLVM from vectorizing the forward loop); the reverse
+// loop (backwards) only multiplies and adds.
 func.func @sum(%x: memref<?xf64>, %s: f64) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -104,8 +106,9 @@ func.func @g(%x: memref<?xf64>, %dx: memref<?xf64>, %s: f64) -> (f64, f64) {
 // CHECK: scf.for %[[I:.*]] = {{.*}} iter_args
 // CHECK: %[[K:.*]] = arith.divui
 // CHECK: %[[E:.*]] = math.exp
-// CHECK: memref.load %[[CELL]][]
-// CHECK: memref.store {{.*}}, %[[CELL]][]
+// CHECK: %[[OLD:.*]] = memref.load %[[CELL]][]
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} fastmath<reassoc> : f64
+// CHECK: memref.store %[[NEW]], %[[CELL]][]
 // CHECK: memref.store {{.*}}, %[[P]][%[[K]]]
 // CHECK: %[[SBAR:.*]] = arith.divf %arg3, %{{.*}} : f64
 // CHECK: scf.for

@@ -26,7 +26,7 @@ pub(super) fn emit_loop(
     let seed_of = |j: usize| seeds[carried.iter().position(|&c| c == j).expect("carried")];
     let mut inputs: Vec<Value> = plan.loads.iter().map(|l| l.result(0)).collect();
     inputs.extend(&plan.invariants);
-    let mut outputs: Vec<Value> = plan.sums.iter().map(|&(_, f, _)| f).collect();
+    let mut outputs: Vec<Value> = plan.sums.iter().map(|&(_, f)| f).collect();
     outputs.extend(plan.stores.iter().map(|st| st.operand(0)));
     let loads = plan.loads.len();
     let sums = plan.sums.len();
@@ -36,19 +36,16 @@ pub(super) fn emit_loop(
     // Partials with respect to invariants, summed over the sums' elements.
     let mut pre = Builder::before(op);
     let mut cells = vec![];
-    for (o, &(_, _, add)) in plan.sums.iter().enumerate() {
-        for (v, part) in plan.invariants.iter().zip(&parts[o][loads..]) {
+    for (o, row) in parts.iter().enumerate().take(plan.sums.len()) {
+        for (v, part) in plan.invariants.iter().zip(&row[loads..]) {
             let cell = pre.zero_cell(v.ty());
-            add_to_cell(&mut fb, cell, *part, Some(add));
+            add_to_cell(&mut fb, cell, *part);
             cells.push((o, *v, cell));
         }
     }
     if in_loop {
-        let sum_seeds: Vec<Option<Value>> = plan
-            .sums
-            .iter()
-            .map(|&(j, _, _)| Some(seed_of(j)))
-            .collect();
+        let sum_seeds: Vec<Option<Value>> =
+            plan.sums.iter().map(|&(j, _)| Some(seed_of(j))).collect();
         for (k, load) in plan.loads.iter().enumerate() {
             let column: Vec<Value> = parts.iter().map(|p| p[k]).collect();
             let total = weighted(&mut fb, &sum_seeds, &column).expect("a sum");
@@ -173,11 +170,7 @@ fn reverse_loop(
     let i = b.value("arith.addi", &[lb, offset], index, &[]);
     let mapping = clone_iteration(&mut b, op, i, &plan.index_ops);
     let at = |v: &Value| *mapping.get(v).unwrap_or(v);
-    let mut seeds: Vec<Option<Value>> = plan
-        .sums
-        .iter()
-        .map(|&(j, _, _)| Some(seed_of(j)))
-        .collect();
+    let mut seeds: Vec<Option<Value>> = plan.sums.iter().map(|&(j, _)| Some(seed_of(j))).collect();
     seeds.resize(parts.len(), None);
     for (o, store) in plan.stores.iter().enumerate().rev() {
         let shadow = s.shadow(*store, store.operand(1))?;
@@ -232,7 +225,7 @@ fn reverse_loop(
             add_to_element(&mut b, shadow, &indices, total);
         } else {
             let (_, cell) = cells[k - loads];
-            add_to_cell(&mut b, cell, total, None);
+            add_to_cell(&mut b, cell, total);
         }
     }
     for (v, cell) in cells {
@@ -256,21 +249,20 @@ pub(super) fn clone_iteration(
     mapping
 }
 
-/// `lhs + rhs` with the fastmath flags of `like` (the sum the user wrote,
-/// whose permission to reassociate the derivative sums inherit).
-fn add_like(b: &mut Builder, lhs: Value, rhs: Value, like: Option<Op>) -> Value {
-    let flags: Vec<_> = like
-        .and_then(|op| op.attr("fastmath"))
-        .into_iter()
-        .collect();
-    let attrs: Vec<(&str, _)> = flags.iter().map(|&a| ("fastmath", a)).collect();
-    b.value("arith.addf", &[lhs, rhs], lhs.ty(), &attrs)
-}
-
-/// `cell += value` for a `memref<T>` cell.
-pub(super) fn add_to_cell(b: &mut Builder, cell: Value, value: Value, like: Option<Op>) {
+/// `cell += value` for a `memref<T>` cell that sums a derivative over a
+/// loop's iterations. That order is the derivative's own, not one the
+/// program wrote, so the sum is free to reassociate (docs/autodiff.md,
+/// "Reduction order"): LLVM may vectorize the loop, which an ordered sum
+/// would keep scalar.
+pub(super) fn add_to_cell(b: &mut Builder, cell: Value, value: Value) {
     let old = b.value("memref.load", &[cell], value.ty(), &[]);
-    let sum = add_like(b, old, value, like);
+    let reassoc = b.ctx.attr("#arith.fastmath<reassoc>");
+    let sum = b.value(
+        "arith.addf",
+        &[old, value],
+        value.ty(),
+        &[("fastmath", reassoc)],
+    );
     b.create("memref.store", &[sum, cell], &[], &[], &[], &[]);
 }
 

@@ -198,8 +198,8 @@ pub(super) fn plan_generic(
 
 /// How a `scf.for` qualifies.
 pub(super) struct LoopPlan {
-    /// Carried sums with an adjoint: (position, addend, the addition).
-    pub(super) sums: Vec<(usize, Value, Op)>,
+    /// Carried sums with an adjoint: (position, addend).
+    pub(super) sums: Vec<(usize, Value)>,
     /// A carried selection `acc' = maximumf/minimumf(acc, f)` with an
     /// adjoint: (position, `f`, whether `acc` is the first operand).
     pub(super) selection: Option<(usize, Value, bool)>,
@@ -256,7 +256,7 @@ pub(super) fn plan_loop(s: &ReverseState, op: Op, carried: &[usize]) -> Result<L
             continue;
         }
         match addend(acc, yielded[j]) {
-            Some((f, add)) if active => sums.push((j, f, add)),
+            Some((f, _)) if active => sums.push((j, f)),
             Some(_) => {}
             None if acc.users().is_empty() && !active => {}
             None => {

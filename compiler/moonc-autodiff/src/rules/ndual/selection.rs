@@ -126,7 +126,7 @@ pub(super) fn emit_selection(
                 .collect();
             add_to_element(&mut b, shadow, &indices, contribution);
         } else {
-            add_to_cell(&mut b, cells[k - plan.loads.len()], contribution, None);
+            add_to_cell(&mut b, cells[k - plan.loads.len()], contribution);
         }
     }
     for (&v, cell) in plan.invariants.iter().zip(cells) {

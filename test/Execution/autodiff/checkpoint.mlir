@@ -1,0 +1,202 @@
+// Loop checkpointing (docs/autodiff.md, "Checkpointing"): moonc check on
+// every schedule the budget picks, and gradients equal to the taped loop's
+// (to 1e-12: derivative sums may be added in another order). @heat
+// updates a state in place through a temporary and carries an energy;
+// @grid has a two-dimensional state, a loop from 1 by 2 and the state read
+// after the loop; @ode is GradBench's ode as its reference writes it (a
+// helper per right-hand side, inlined before reversal).
+//
+// Budget 0: never checkpoint. Budget 1: segments of ceil(sqrt(n C / T))
+// iterations (s = 2: one iteration; 9: three, three segments; 10: three,
+// the last segment one iteration). Budget 3000 with s = 50: segments of
+// max(3000 / 2T, ...) = 13 iterations; with s = 9 the tape (1008 bytes)
+// fits and the loop is not checkpointed.
+// RUN: moonc --moon-tape-budget 0 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],9]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],2]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],9]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],10]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 3000 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],50]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 3000 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],9]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 check %s --entry grid --args '[[[0.1,0.2,0.3,0.4],[0.5,0.6,0.7,0.8],[0.3,0.2,0.1,0.0]],8]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 check %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' | FileCheck %s
+// RUN: moonc check %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' | FileCheck %s
+// CHECK: vjp tape: ok
+// CHECK: check: PASS
+//
+// RUN: moonc --moon-tape-budget 0 grad %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],10]' > %t.taped
+// RUN: moonc --moon-tape-budget 1 grad %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],10]' > %t.checkpointed
+// RUN: %python %S/Inputs/same_json.py %t.taped %t.checkpointed
+// RUN: moonc --moon-tape-budget 0 grad %s --entry grid --args '[[[0.1,0.2,0.3,0.4],[0.5,0.6,0.7,0.8],[0.3,0.2,0.1,0.0]],8]' > %t.taped
+// RUN: moonc --moon-tape-budget 1 grad %s --entry grid --args '[[[0.1,0.2,0.3,0.4],[0.5,0.6,0.7,0.8],[0.3,0.2,0.1,0.0]],8]' > %t.checkpointed
+// RUN: %python %S/Inputs/same_json.py %t.taped %t.checkpointed
+// RUN: moonc --moon-tape-budget 0 grad %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' > %t.taped
+// RUN: moonc --moon-tape-budget 1 grad %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' > %t.checkpointed
+// RUN: %python %S/Inputs/same_json.py %t.taped %t.checkpointed
+
+// A heat-like update in place, with a temporary overwritten each step, a
+// carried energy, and a nonlinear term.
+func.func @heat(%x: memref<?xf64>, %s: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %c = arith.constant 0.1 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %u = memref.alloc(%n) : memref<?xf64>
+  %tmp = memref.alloc(%n) : memref<?xf64>
+  memref.copy %x, %u : memref<?xf64> to memref<?xf64>
+  %nm1 = arith.subi %n, %c1 : index
+  %e = scf.for %t = %c0 to %s step %c1 iter_args(%acc = %z) -> f64 {
+    %u0 = memref.load %u[%c0] : memref<?xf64>
+    memref.store %u0, %tmp[%c0] : memref<?xf64>
+    scf.for %i = %c1 to %n step %c1 {
+      %im = arith.subi %i, %c1 : index
+      %a = memref.load %u[%im] : memref<?xf64>
+      %b = memref.load %u[%i] : memref<?xf64>
+      %d = arith.subf %a, %b : f64
+      %p = arith.mulf %d, %b : f64
+      memref.store %p, %tmp[%i] : memref<?xf64>
+    }
+    scf.for %i = %c0 to %n step %c1 {
+      %a = memref.load %u[%i] : memref<?xf64>
+      %b = memref.load %tmp[%i] : memref<?xf64>
+      %q = arith.mulf %c, %b : f64
+      %v = arith.addf %a, %q : f64
+      %w = math.sin %v : f64
+      memref.store %w, %u[%i] : memref<?xf64>
+    }
+    %l = memref.load %u[%nm1] : memref<?xf64>
+    %f = memref.load %u[%c0] : memref<?xf64>
+    %m = arith.mulf %l, %f : f64
+    %acc2 = arith.addf %acc, %m : f64
+    scf.yield %acc2 : f64
+  }
+  %r = memref.load %u[%nm1] : memref<?xf64>
+  %out = arith.addf %r, %e : f64
+  memref.dealloc %u : memref<?xf64>
+  memref.dealloc %tmp : memref<?xf64>
+  return %out : f64
+}
+
+// A two-dimensional state, a loop from 1 by 2, and a state buffer read
+// after the loop.
+func.func @grid(%x: memref<3x?xf64>, %s: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %x, %c1 : memref<3x?xf64>
+  %g = memref.alloc(%n) : memref<3x?xf64>
+  memref.copy %x, %g : memref<3x?xf64> to memref<3x?xf64>
+  scf.for %t = %c1 to %s step %c2 {
+    scf.for %r = %c0 to %c3 step %c1 {
+      %rn = arith.addi %r, %c1 : index
+      %r2 = arith.remui %rn, %c3 : index
+      scf.for %i = %c0 to %n step %c1 {
+        %a = memref.load %g[%r, %i] : memref<3x?xf64>
+        %b = memref.load %g[%r2, %i] : memref<3x?xf64>
+        %p = arith.mulf %a, %b : f64
+        %q = math.tanh %p : f64
+        %v = arith.addf %a, %q : f64
+        memref.store %v, %g[%r, %i] : memref<3x?xf64>
+      }
+    }
+  }
+  %z = arith.constant 0.0 : f64
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %a = memref.load %g[%c2, %i] : memref<3x?xf64>
+    %acc2 = arith.addf %acc, %a : f64
+    scf.yield %acc2 : f64
+  }
+  memref.dealloc %g : memref<3x?xf64>
+  return %sum : f64
+}
+func.func private @ode_fun(%x: memref<?xf64>, %y: memref<?xf64>, %z: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %x0 = memref.load %x[%c0] : memref<?xf64>
+  memref.store %x0, %z[%c0] : memref<?xf64>
+  scf.for %i = %c1 to %n step %c1 {
+    %xi = memref.load %x[%i] : memref<?xf64>
+    %im1 = arith.subi %i, %c1 : index
+    %yi = memref.load %y[%im1] : memref<?xf64>
+    %p = arith.mulf %xi, %yi : f64
+    memref.store %p, %z[%i] : memref<?xf64>
+  }
+  return
+}
+
+func.func @ode(%x: memref<?xf64>, %s: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %two = arith.constant 2.0 : f64
+  %six = arith.constant 6.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %yf = memref.alloc(%n) : memref<?xf64>
+  %k1 = memref.alloc(%n) : memref<?xf64>
+  %k2 = memref.alloc(%n) : memref<?xf64>
+  %k3 = memref.alloc(%n) : memref<?xf64>
+  %k4 = memref.alloc(%n) : memref<?xf64>
+  %yt = memref.alloc(%n) : memref<?xf64>
+  %si = arith.index_cast %s : index to i64
+  %sf = arith.sitofp %si : i64 to f64
+  %h = arith.divf %two, %sf : f64
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %zero, %yf[%i] : memref<?xf64>
+  }
+  scf.for %t = %c0 to %s step %c1 {
+    func.call @ode_fun(%x, %yf, %k1) : (memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+    scf.for %i = %c0 to %n step %c1 {
+      %y = memref.load %yf[%i] : memref<?xf64>
+      %k = memref.load %k1[%i] : memref<?xf64>
+      %hk = arith.mulf %h, %k : f64
+      %d = arith.divf %hk, %two : f64
+      %v = arith.addf %y, %d : f64
+      memref.store %v, %yt[%i] : memref<?xf64>
+    }
+    func.call @ode_fun(%x, %yt, %k2) : (memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+    scf.for %i = %c0 to %n step %c1 {
+      %y = memref.load %yf[%i] : memref<?xf64>
+      %k = memref.load %k2[%i] : memref<?xf64>
+      %hk = arith.mulf %h, %k : f64
+      %d = arith.divf %hk, %two : f64
+      %v = arith.addf %y, %d : f64
+      memref.store %v, %yt[%i] : memref<?xf64>
+    }
+    func.call @ode_fun(%x, %yt, %k3) : (memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+    scf.for %i = %c0 to %n step %c1 {
+      %y = memref.load %yf[%i] : memref<?xf64>
+      %k = memref.load %k3[%i] : memref<?xf64>
+      %hk = arith.mulf %h, %k : f64
+      %v = arith.addf %y, %hk : f64
+      memref.store %v, %yt[%i] : memref<?xf64>
+    }
+    func.call @ode_fun(%x, %yt, %k4) : (memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+    scf.for %i = %c0 to %n step %c1 {
+      %a = memref.load %k1[%i] : memref<?xf64>
+      %b = memref.load %k2[%i] : memref<?xf64>
+      %c = memref.load %k3[%i] : memref<?xf64>
+      %d = memref.load %k4[%i] : memref<?xf64>
+      %b2 = arith.mulf %two, %b : f64
+      %c2 = arith.mulf %two, %c : f64
+      %ab = arith.addf %a, %b2 : f64
+      %abc = arith.addf %ab, %c2 : f64
+      %abcd = arith.addf %abc, %d : f64
+      %hs = arith.mulf %h, %abcd : f64
+      %q = arith.divf %hs, %six : f64
+      %y = memref.load %yf[%i] : memref<?xf64>
+      %v = arith.addf %y, %q : f64
+      memref.store %v, %yf[%i] : memref<?xf64>
+    }
+  }
+  %last = arith.subi %n, %c1 : index
+  %r = memref.load %yf[%last] : memref<?xf64>
+  memref.dealloc %yf : memref<?xf64>
+  memref.dealloc %k1 : memref<?xf64>
+  memref.dealloc %k2 : memref<?xf64>
+  memref.dealloc %k3 : memref<?xf64>
+  memref.dealloc %k4 : memref<?xf64>
+  memref.dealloc %yt : memref<?xf64>
+  return %r : f64
+}

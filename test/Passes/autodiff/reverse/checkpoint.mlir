@@ -1,0 +1,87 @@
+// RUN: moonc-opt %s --moon-autodiff --moon-tape-budget=1000 | FileCheck %s
+// RUN: moonc-opt %s --moon-autodiff --moon-tape-budget=0 | FileCheck %s --check-prefix=NEVER
+// RUN: moonc-opt %s --moon-autodiff | moonc-opt > /dev/null
+
+// Loop checkpointing (docs/autodiff.md, "Checkpointing"). The time loop
+// updates the state %u in place through a temporary %tmp each step. Its
+// body moves into a segment function (the loop, marked moon.segment, over
+// [lo, hi) by step); the adjoint function chooses at run time between the
+// loop as written (tape: trip count x 16 bytes per element) and segments:
+// when n * T, T the bytes of the buffers the loop writes (%u and %tmp),
+// exceeds the budget (1000 here), it runs ceil(n / k) segment calls, each
+// after copying %u (the only buffer a segment reads before writing it:
+// moon.checkpoint lists its operand) into row j of a checkpoint buffer.
+// The reverse sweep copies row j back into %u and calls the segment's
+// adjoint function, which recomputes the segment, taping it, and reverses
+// it.
+// CHECK-LABEL: func.func private @step_vjp_dc_n__segment6(
+// CHECK-SAME: %[[LO:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[STEP:[^:]*]]: index, %[[N:[^:]*]]: index, %[[U:[^:]*]]: memref<?xf64>, %[[T:[^:]*]]: memref<?xf64>) attributes {moon.distinct_args}
+// CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %[[STEP]] {
+// CHECK: math.sin
+// CHECK: } {moon.segment}
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func private @step_vjp_dc_n__segment6_vjp_ccccdd_(
+// CHECK: math.sin
+// CHECK: math.cos
+// CHECK-LABEL: func.func private @step_vjp_dc_n(
+// CHECK: %[[UB:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[TB:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[BUDGET:.*]] = arith.constant 1000 : index
+// CHECK: %[[BIG:.*]] = arith.cmpi sgt, %{{.*}}, %[[BUDGET]] : index
+// CHECK: math.sqrt
+// CHECK: %[[SEGMENTS:.*]] = arith.ceildivsi
+// CHECK: %[[ROWS:.*]] = arith.select %[[BIG]], %[[SEGMENTS]], %{{.*}} : index
+// CHECK: %[[CK:.*]] = memref.alloc(%[[ROWS]], %{{.*}}) : memref<?x?xf64>
+// CHECK: call @moonrt_tape_note_alloc
+// CHECK: scf.if %[[BIG]] {
+// CHECK: scf.for %[[J:[^ ]*]] = %{{.*}} to %[[SEGMENTS]] step
+// CHECK: scf.for %[[E:[^ ]*]] =
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[UB]][%[[E]]] : memref<?xf64>
+// CHECK-NEXT: memref.store %[[V]], %[[CK]][%[[J]], %[[E]]] : memref<?x?xf64>
+// CHECK: func.call @step_vjp_dc_n__segment6(%{{.*}}, %[[UB]], %[[TB]]) {moon.checkpoint = array<i64: 4>, moon.writes = array<i64: 4, 5>}
+// CHECK: } else {
+// CHECK: math.sin
+// CHECK: scf.if %[[BIG]] {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK: scf.for %[[E2:[^ ]*]] =
+// CHECK-NEXT: %[[W:.*]] = memref.load %[[CK]][%{{.*}}, %[[E2]]] : memref<?x?xf64>
+// CHECK-NEXT: memref.store %[[W]], %[[UB]][%[[E2]]] : memref<?xf64>
+// CHECK: func.call @step_vjp_dc_n__segment6_vjp_ccccdd_(%{{.*}}, %[[UB]], %[[TB]], %{{.*}}, %{{.*}})
+// CHECK: } else {
+// CHECK: math.cos
+// CHECK: memref.dealloc %[[UB]] :
+// CHECK: memref.dealloc %[[CK]] :
+// CHECK-NEXT: call @moonrt_tape_note_free
+
+// With a budget of 0 nothing is checkpointed.
+// NEVER-NOT: segment
+// NEVER-NOT: scf.if
+func.func @step(%x: memref<?xf64>, %s: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %u = memref.alloc(%n) : memref<?xf64>
+  %tmp = memref.alloc(%n) : memref<?xf64>
+  memref.copy %x, %u : memref<?xf64> to memref<?xf64>
+  scf.for %t = %c0 to %s step %c1 {
+    scf.for %i = %c0 to %n step %c1 {
+      %a = memref.load %u[%i] : memref<?xf64>
+      %b = math.sin %a : f64
+      memref.store %b, %tmp[%i] : memref<?xf64>
+    }
+    scf.for %i = %c0 to %n step %c1 {
+      %a = memref.load %u[%i] : memref<?xf64>
+      %b = memref.load %tmp[%i] : memref<?xf64>
+      %p = arith.mulf %a, %b : f64
+      memref.store %p, %u[%i] : memref<?xf64>
+    }
+  }
+  %r = memref.load %u[%c0] : memref<?xf64>
+  memref.dealloc %u : memref<?xf64>
+  memref.dealloc %tmp : memref<?xf64>
+  return %r : f64
+}
+func.func @grad(%x: memref<?xf64>, %dx: memref<?xf64>, %s: index) {
+  moon.grad @step(%x, %s, %dx) args [dup, const] : (memref<?xf64>, index, memref<?xf64>) -> ()
+  return
+}
