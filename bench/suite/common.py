@@ -11,6 +11,7 @@ the moonc side with `moonc bench`, computes its value and gradient with
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import time
 from dataclasses import dataclass, field
@@ -22,9 +23,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent.parent
 # The MLIR of the suite's own families (seed, mooncake).
 SUITE_WORKLOADS = ROOT / "bench/suite/workloads"
-# The MLIR of the GradBench evals: built into moonc (`moonc gradbench`),
-# so it lives with the crate that builds it in.
+# The MLIR of the GradBench evals, written as GradBench's reference writes
+# them: built into moonc (`moonc gradbench`), so it lives with the crate
+# that builds it in.
 GRADBENCH_WORKLOADS = ROOT / "tools/moonc-gradbench/workloads"
+# Hand-shaped variants of some evals (restructured so that reverse mode runs
+# faster): separate rows named `<row>_shaped`, never the reported ones.
+SHAPED_WORKLOADS = SUITE_WORKLOADS / "shaped"
 
 
 @dataclass
@@ -77,12 +82,23 @@ class Case:
     target: float | None = None
     # Extra `moonc` options (e.g. ["--parallel"]); none by default.
     moonc_options: list[str] = field(default_factory=list)
+    # Whether `mlir` is a hand-shaped variant (in SHAPED_WORKLOADS).
+    shaped: bool = False
 
 
 def mlir_path(case: Case) -> Path:
-    """Where `case.mlir` is: among the GradBench workloads for the
-    "gradbench" group, among the suite's own otherwise."""
+    """Where `case.mlir` is: among the hand-shaped variants for a shaped
+    case, the GradBench workloads for the "gradbench" group, the suite's
+    own otherwise."""
+    if case.shaped:
+        return SHAPED_WORKLOADS / case.mlir
     return (GRADBENCH_WORKLOADS if case.group == "gradbench" else SUITE_WORKLOADS) / case.mlir
+
+
+def shaped(case: Case) -> Case:
+    """The row of `case` with its hand-shaped MLIR (same inputs and JAX
+    side; no target: the reported row is the plain one)."""
+    return dataclasses.replace(case, name=f"{case.name}_shaped", shaped=True, target=None)
 
 
 # Relative error (in the max norm, over each result) within which moonc

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from common import Case
+from common import Case, shaped
 
 N = 1_000_000
 SEED = 31337
@@ -29,10 +29,12 @@ def jax_lse(x):
 def cases() -> list[Case]:
     x = generate().tolist()
     common = dict(group="gradbench", mlir="lse.mlir", entry="lse", args=[x], jax=jax_lse, wrt=[0])
+    plain = Case(name="lse", target=2.0, **common)
     return [
-        Case(name="lse", target=2.0, **common),
+        plain,
         # XLA runs a reduction this large on every core; so does moonc with
         # --parallel (docs/parallel.md).
         Case(name="lse_parallel", moonc_options=["--parallel"],
              note="moonc with --parallel (XLA uses every core here too)", **common),
+        shaped(plain),
     ]

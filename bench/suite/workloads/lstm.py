@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from common import Case
+from common import Case, shaped
 
 SEED = 20240617
 
@@ -98,7 +98,9 @@ def lstm_objective(main_params, extra_params, state, sequence):
 
 def cases() -> list[Case]:
     out = []
-    for l, c in [(2, 1024)]:
+    # GradBench's smallest and largest default sizes (l in {2, 4}, c in
+    # {1024, 4096}); the hand-shaped variant at the first.
+    for l, c in [(2, 1024), (4, 4096)]:
         main_params, extra_params, state, sequence = make_input(l, c)
         out.append(
             Case(
@@ -114,4 +116,5 @@ def cases() -> list[Case]:
                 note="lax.scan over the characters, layers unrolled",
             )
         )
+    out.insert(1, shaped(out[0]))
     return out

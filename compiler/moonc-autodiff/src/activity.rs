@@ -26,8 +26,9 @@ pub struct Activity {
 impl Activity {
     /// Analyses `function` (a `func.func`) whose arguments in `seeds` are
     /// active (scalars) or have shadows (memrefs); `writes` gives the
-    /// buffers an operation may write (the rules know a foreign call's).
-    pub fn analyze(function: Op, seeds: &[Value], writes: fn(Op) -> Vec<Value>) -> Activity {
+    /// buffers an operation may write (`Differentiator::writes`: what a
+    /// called function's body may write, a foreign call's rule).
+    pub fn analyze(function: Op, seeds: &[Value], writes: &dyn Fn(Op) -> Vec<Value>) -> Activity {
         let mut activity = Activity::default();
         for &seed in seeds {
             activity.mark(seed);
@@ -85,7 +86,7 @@ impl Activity {
     }
 
     /// Applies one operation's propagation; returns whether anything changed.
-    fn visit(&mut self, op: Op, writes: fn(Op) -> Vec<Value>) -> bool {
+    fn visit(&mut self, op: Op, writes: &dyn Fn(Op) -> Vec<Value>) -> bool {
         let name = op.name();
         let operands = op.operands();
         let results = op.results();

@@ -144,10 +144,11 @@ pub(crate) fn generate(
     let seeds: Vec<usize> = (0..args.len())
         .filter(|&i| key.args[i] != Act::Const)
         .collect();
+    let writes = rules::Writes::of(diff);
     let activity = Activity::analyze(
         function,
         &seeds.iter().map(|&i| args[i]).collect::<Vec<_>>(),
-        rules::written_operands,
+        &|op| writes.by(op),
     );
     let mut state = FunctionState {
         diff,

@@ -151,6 +151,11 @@ impl Differentiator {
         self.ctx
     }
 
+    /// The functions of the module (the user's and those generated so far).
+    pub fn functions(&self) -> impl Iterator<Item = (&String, Op)> {
+        self.functions.iter().map(|(n, &f)| (n, f))
+    }
+
     /// The user's adjoint function for `function`, if it has a custom rule.
     pub fn custom_vjp(&self, function: &str) -> Option<&str> {
         self.custom_vjp.get(function).map(String::as_str)

@@ -12,53 +12,90 @@ use crate::{request::Differentiator, rules::blas};
 use moonc_ir::ir::{Builder, Op, Value};
 use std::collections::HashMap;
 
-/// Inlines into `function` the calls of small leaf functions: defined, with
-/// one block, at most `max_ops` operations, no calls, no
-/// derivative requests, no allocations (the reverse sweep cannot keep a
-/// buffer allocated in a loop) and no custom rule. Returns whether any call
-/// was inlined.
+/// How many times calls inlined at the top level are followed into the
+/// calls they hold.
+const INLINE_DEPTH: usize = 4;
+
+/// Inlines into `function` the calls of small functions (at most `max_ops`
+/// operations, the functions they call included; one block each; no
+/// derivative requests, custom rules or recursion): inside loops, those
+/// that allocate nothing, themselves or in what they call (the reverse
+/// sweep cannot keep a buffer allocated in a loop); at the function's top
+/// level, also those that allocate at their own top level (an objective
+/// calling the primal it differentiates). The calls an inlined body holds
+/// are considered in turn. Returns whether any call was inlined.
 pub(crate) fn inline_small_calls(diff: &Differentiator, function: Op, max_ops: usize) -> bool {
+    let body = function.regions()[0].entry().expect("a body");
     let mut inlined = false;
-    for call in function.walk() {
-        if call.name() != "func.call" {
-            continue;
+    for _ in 0..INLINE_DEPTH {
+        let mut changed = false;
+        for call in function.walk() {
+            let Some(f) = inlinable_callee(diff, call) else {
+                continue;
+            };
+            let top = call.block() == body;
+            if size(diff, f, top, &mut vec![]).is_some_and(|n| n <= max_ops) {
+                inline(call, f);
+                changed = true;
+            }
         }
-        let Some(callee) = call.attr("callee").and_then(|a| a.string()) else {
-            continue;
-        };
-        if blas::lookup(&callee).is_some()
-            || diff.custom_vjp(&callee).is_some()
-            || diff.custom_rule(&callee).is_some()
-        {
-            continue;
+        inlined |= changed;
+        if !changed {
+            break;
         }
-        let Some(body) = diff.function(&callee).filter(|&f| inlinable(f, max_ops)) else {
-            continue;
-        };
-        inline(call, body);
-        inlined = true;
     }
     inlined
 }
 
-/// Whether the function `f` is small (at most `max_ops` operations), a
-/// leaf and allocation-free.
-fn inlinable(f: Op, max_ops: usize) -> bool {
-    let region = f.regions()[0];
-    if region.blocks().len() != 1 {
-        return false;
+/// The function a `func.call` calls, when it has a body of one block that
+/// inlining may replace (no custom rule, not a BLAS routine).
+fn inlinable_callee(diff: &Differentiator, call: Op) -> Option<Op> {
+    if call.name() != "func.call" {
+        return None;
     }
-    let ops = f.walk();
-    ops.len() <= max_ops
-        && ops.iter().all(|o| {
-            let name = o.name();
-            name != "func.call"
-                && !name.starts_with("moon.")
-                && !matches!(
-                    name.as_str(),
-                    "memref.alloc" | "memref.alloca" | "memref.dealloc" | "memref.alloca_scope"
-                )
-        })
+    let callee = call.attr("callee")?.string()?;
+    if blas::lookup(&callee).is_some()
+        || diff.custom_vjp(&callee).is_some()
+        || diff.custom_rule(&callee).is_some()
+    {
+        return None;
+    }
+    let f = diff.function(&callee)?;
+    let region = f.regions()[0];
+    (region.blocks().len() == 1).then_some(f)
+}
+
+/// The operations of `f` and of the functions it calls, or `None` when it
+/// cannot be inlined whole: a call it cannot inline, recursion (`path`
+/// holds the functions being sized), a derivative request, or an
+/// allocation other than at `f`'s own top level when `top`.
+fn size(diff: &Differentiator, f: Op, top: bool, path: &mut Vec<Op>) -> Option<usize> {
+    if path.contains(&f) {
+        return None;
+    }
+    let entry = f.regions()[0].entry()?;
+    path.push(f);
+    let mut total = 0;
+    for o in f.walk() {
+        let name = o.name();
+        total += 1;
+        if name.starts_with("moon.") {
+            return None;
+        }
+        let allocation = matches!(
+            name.as_str(),
+            "memref.alloc" | "memref.alloca" | "memref.dealloc" | "memref.alloca_scope"
+        );
+        if allocation && !(top && o.block() == entry) {
+            return None;
+        }
+        if name == "func.call" {
+            let callee = inlinable_callee(diff, o)?;
+            total += size(diff, callee, false, path)?;
+        }
+    }
+    path.pop();
+    Some(total)
 }
 
 /// Replaces `call` by a copy of the body of the function `f`.

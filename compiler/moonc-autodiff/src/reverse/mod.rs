@@ -55,7 +55,7 @@ use crate::{
     activity::Activity,
     adjoint::{LastWrites, ReverseState},
     request::{Differentiator, Key, Names, Requested},
-    rules::written_operands,
+    rules::{Writes, written_operands},
 };
 use moonc_ir::{
     Error,
@@ -149,7 +149,8 @@ pub(crate) fn generate(
         .filter(|&i| key.args[i] != Act::Const)
         .map(|i| args[i])
         .collect();
-    let activity = Activity::analyze(function, &seeds, written_operands);
+    let writes = Writes::of(diff);
+    let activity = Activity::analyze(function, &seeds, &|op| writes.by(op));
     let written = written_roots(function);
     // Memref arguments may alias unless the function is a segment function
     // called with distinct buffers (see `checkpoint.rs`).

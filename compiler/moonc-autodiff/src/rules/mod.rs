@@ -7,12 +7,18 @@
 //! Calls of moonrt's BLAS routines have their own table, keyed on the
 //! routine (`blas/`).
 
-use crate::{activity::VIEW_OPS, adjoint::ReverseState, tangent::FunctionState};
+use crate::{
+    activity::{VIEW_OPS, root},
+    adjoint::{ReverseState, WRITES},
+    request::Differentiator,
+    tangent::FunctionState,
+};
 use moonc_ir::Error;
 use moonc_ir::{
     ir::{Op, Value, error_at},
     linalg::split_ins_outs,
 };
+use std::collections::{HashMap, HashSet};
 
 mod arith;
 pub mod blas;
@@ -120,8 +126,8 @@ pub fn written_operands(op: Op) -> Vec<Value> {
             let writes = foreign.map_or(&[][..], |rule| rule.writes);
             writes.iter().map(|&i| operands[i]).collect()
         }
-        "func.call" if op.attr(crate::adjoint::WRITES).is_some() => op
-            .int_array(crate::adjoint::WRITES)
+        "func.call" if op.attr(WRITES).is_some() => op
+            .int_array(WRITES)
             .into_iter()
             .map(|i| operands[i as usize])
             .collect(),
@@ -140,6 +146,66 @@ pub fn written_operands(op: Op) -> Vec<Value> {
         _ => operands,
     };
     targets.into_iter().filter(|t| t.ty().is_memref()).collect()
+}
+
+/// What the calls of a module's functions may write: for each function
+/// with a body, the positions of the memref arguments it may write, itself
+/// or through what it calls.
+pub struct Writes {
+    arguments: HashMap<String, Vec<usize>>,
+}
+
+impl Writes {
+    /// The writes of `diff`'s functions: a fixpoint over the call graph,
+    /// starting from none and adding the arguments the body's writes reach
+    /// (a call of a function without a body, or of a BLAS routine, writes
+    /// what [`written_operands`] says). Generated functions are user
+    /// functions' copies, named apart, so a name maps to one body.
+    pub fn of(diff: &Differentiator) -> Writes {
+        let bodies: Vec<(String, Op)> = diff
+            .functions()
+            .filter(|(_, f)| f.regions()[0].entry().is_some())
+            .map(|(n, f)| (n.clone(), f))
+            .collect();
+        let mut writes = Writes {
+            arguments: bodies.iter().map(|(n, _)| (n.clone(), vec![])).collect(),
+        };
+        loop {
+            let mut changed = false;
+            for (name, f) in &bodies {
+                let args = f.regions()[0].entry().expect("a body").args();
+                let roots: HashSet<Value> = f
+                    .walk()
+                    .into_iter()
+                    .flat_map(|op| writes.by(op))
+                    .map(root)
+                    .collect();
+                let positions: Vec<usize> = (0..args.len())
+                    .filter(|&i| roots.contains(&args[i]))
+                    .collect();
+                let entry = writes.arguments.get_mut(name).expect("a function");
+                if *entry != positions {
+                    *entry = positions;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return writes;
+            }
+        }
+    }
+
+    /// The buffers `op` may write: for a call of a function with a body, the
+    /// operands that function may write; otherwise [`written_operands`].
+    pub fn by(&self, op: Op) -> Vec<Value> {
+        let callee = (op.name() == "func.call" && op.attr(WRITES).is_none())
+            .then(|| op.attr("callee").and_then(|a| a.string()))
+            .flatten();
+        match callee.and_then(|c| self.arguments.get(&c)) {
+            Some(positions) => positions.iter().map(|&i| op.operand(i)).collect(),
+            None => written_operands(op),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,14 +2,14 @@
 // RUN: moonc-opt %s --moon-autodiff=inline-max-ops=0 --moon-tape-budget=0 | FileCheck %s --check-prefix=SPLIT
 // RUN: moonc check %s --entry f --args '[[0.5, 1.5, 2.0], 3]' | FileCheck %s --check-prefix=CHECKED
 
-// Reverse mode inlines small leaf helpers into the function it reverses
+// Reverse mode inlines small helpers into the function it reverses
 // (reverse/inline.rs): @rhs's loop runs inside the time loop of @f's
 // adjoint, its load of the overwritten %y is taped in a buffer sized
 // before the time loop (the helper's memref.dim, merged with the caller's
 // by CSE, no longer hides the inner trip count), and x, never written, is
-// read again rather than taped. @scratch allocates, so it keeps its split
-// pair. With inline-max-ops=0 both calls keep split pairs, taping on
-// moonrt's LIFO tape one call per value.
+// read again rather than taped. @scratch allocates, and is called in a
+// loop, so it keeps its split pair. With inline-max-ops=0 both calls keep
+// split pairs, taping on moonrt's LIFO tape one call per value.
 // CHECK-LABEL: func.func private @f_vjp_dc_n(
 // CHECK-SAME: %[[X:[^:]*]]: memref<?xf64>
 // CHECK: %[[Y:.*]] = memref.alloc(%[[N:.*]]) : memref<?xf64>
@@ -63,12 +63,15 @@ func.func @f(%x: memref<?xf64>, %s: index) -> f64 {
   %n = memref.dim %x, %c0 : memref<?xf64>
   %y = memref.alloc(%n) : memref<?xf64>
   memref.copy %x, %y : memref<?xf64> to memref<?xf64>
-  scf.for %t = %c0 to %s step %c1 {
+  %z = arith.constant 0.0 : f64
+  %acc = scf.for %t = %c0 to %s step %c1 iter_args(%a = %z) -> f64 {
     func.call @rhs(%x, %y, %y) : (memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+    %e = func.call @scratch(%y) : (memref<?xf64>) -> f64
+    %a2 = arith.addf %a, %e : f64
+    scf.yield %a2 : f64
   }
   %r = memref.load %y[%c0] : memref<?xf64>
-  %e = func.call @scratch(%y) : (memref<?xf64>) -> f64
-  %q = arith.addf %r, %e : f64
+  %q = arith.addf %r, %acc : f64
   memref.dealloc %y : memref<?xf64>
   return %q : f64
 }
