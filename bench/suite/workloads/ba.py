@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from common import Case, Derivative
+from common import Case, Derivative, shaped
 
 # The first camera, point, weight and feature of GradBench's
 # evals/ba/data/ba1_n49_m7776_p31843.txt (lines 2-5), and its sizes (line 1).
@@ -134,25 +134,24 @@ def cases() -> list[Case]:
     common = [cams.tolist(), xs.tolist(), ws.tolist(), obs.tolist(), feats.tolist()]
     objective_args = common + [np.zeros((p, 2)).tolist(), np.zeros(p).tolist()]
     jacobian_args = common + [np.zeros((p, 2, 15)).tolist(), np.zeros(p).tolist()]
-    return [
-        Case(
-            name=f"ba1_n{BA1_N}_m{BA1_M}_p{BA1_P}",
-            group="gradbench",
-            mlir="ba.mlir",
-            entry="ba_objective",
-            args=objective_args,
-            jax=jax_objective,
-            derivative=Derivative(
-                entry="ba_jacobian",
-                args=jacobian_args,
-                out=5,
-                jax=jax_jacobian,
-            ),
-            note=(
-                "primal: sum of squares of the 3p residuals (also written out); "
-                "derivative: the p 2x15 Jacobian blocks, moonc by moon.jvp width 15 "
-                "per observation, JAX by vmap(jacfwd) per observation"
-            ),
-            target=8.0,
-        )
-    ]
+    plain = Case(
+        name=f"ba1_n{BA1_N}_m{BA1_M}_p{BA1_P}",
+        group="gradbench",
+        mlir="ba.mlir",
+        entry="ba_objective",
+        args=objective_args,
+        jax=jax_objective,
+        derivative=Derivative(
+            entry="ba_jacobian",
+            args=jacobian_args,
+            out=5,
+            jax=jax_jacobian,
+        ),
+        note=(
+            "primal: sum of squares of the 3p residuals (also written out); "
+            "derivative: the p 2x15 Jacobian blocks, moonc by moon.jvp width 15 "
+            "per observation, JAX by vmap(jacfwd) per observation"
+        ),
+        target=8.0,
+    )
+    return [plain, shaped(plain)]

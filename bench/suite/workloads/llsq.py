@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from common import Case
+from common import Case, shaped
 
 M = 128
 N = 4096
@@ -33,15 +33,14 @@ def jax_llsq(x, n):
 
 
 def cases() -> list[Case]:
-    return [
-        Case(
-            name="llsq",
-            group="gradbench",
-            mlir="llsq.mlir",
-            entry="llsq",
-            args=[generate().tolist(), N],
-            jax=jax_llsq,
-            wrt=[0],
-            target=1.5,
-        )
-    ]
+    plain = Case(
+        name="llsq",
+        group="gradbench",
+        mlir="llsq.mlir",
+        entry="llsq",
+        args=[generate().tolist(), N],
+        jax=jax_llsq,
+        wrt=[0],
+        target=1.5,
+    )
+    return [plain, shaped(plain)]

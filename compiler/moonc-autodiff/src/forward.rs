@@ -13,6 +13,7 @@
 use crate::{
     activity::Activity,
     expr,
+    inline::{inline_small_calls, simplify},
     request::{Differentiator, Key, Requested},
     rules::{self, Forward},
     tangent::{FunctionState, op_loc, tangent_type},
@@ -137,6 +138,9 @@ pub(crate) fn generate(
     function.remove_attr("arg_attrs");
     function.remove_attr("res_attrs");
     function.remove_attr("llvm.emit_c_interface");
+    if inline_small_calls(diff, function, diff.settings.inline_max_ops) {
+        simplify(function)?;
+    }
 
     let body = function.regions()[0];
     let entry = body.entry().expect("the function has a body");

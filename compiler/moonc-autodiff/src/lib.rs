@@ -7,6 +7,7 @@ pub mod adjoint;
 pub mod driver;
 pub mod expr;
 pub mod forward;
+mod inline;
 pub mod request;
 pub mod reverse;
 pub mod rules;
@@ -27,8 +28,8 @@ pub struct Settings {
     /// (with atomic adds into shared shadows) instead of a sequential
     /// `scf.for` nest: for the GPU.
     pub parallel_reverse: bool,
-    /// Reverse mode inlines called leaf functions of at most this many
-    /// operations (0: none; see `reverse/inline.rs`).
+    /// Both modes inline called functions of at most this many operations,
+    /// with what they call (0: none; see `inline.rs`).
     pub inline_max_ops: usize,
 }
 

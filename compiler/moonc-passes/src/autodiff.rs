@@ -58,8 +58,9 @@ N-wide dual path when they qualify: the forward sweep computes the value
 and all N partials of the element function, the reverse sweep multiplies
 and adds them (`docs/ndual.md`; `--moon-ndual-max-width=N` bounds N, 0
 turns the path off; `--moon-remarks` says which path each loop takes and
-why). Small leaf helpers (at most `inline-max-ops` operations, no calls,
-no allocations) are inlined first; other calls use a split pair
+why). Small helpers (at most `inline-max-ops` operations with what they
+call, no allocations but small stack arrays) are inlined first, in both
+modes; other calls use a split pair
 `@g_fwd_…`/`@g_rev_…` of the callee (recursion works); a custom rule's
 `vjp` function is called in the reverse sweep instead. A top-level loop
 that carries state through local buffers and whose tape would exceed
@@ -115,7 +116,7 @@ func.func @g(%x: f64, %dx: f64) -> (f64, f64) {
         },
         PassOption {
             name: "inline-max-ops",
-            description: "in reverse mode, inline called leaf functions of at most this many operations into the function differentiated (0: inline none)",
+            description: "inline called functions of at most this many operations (with what they call) into the function differentiated (0: inline none)",
             default: moonc_autodiff::INLINE_MAX_OPS as u64,
         },
     ],

@@ -1,220 +1,289 @@
-// GradBench `ba` (evals/ba): bundle adjustment, ADBench's objective and its
-// sparse Jacobian.
+// GradBench `ba` (evals/ba), written as GradBench's reference C++ writes it
+// (cpp/gradbench/evals/ba.hpp, from ADBench's shared/ba.h): the helpers
+// sqsum, cross, rodrigues_rotate_point, radial_distort, project,
+// computeReprojError and computeZachWeightError, each taking its arrays by
+// reference (a C pointer into a row is a strided memref view here), and
+// the objective's two loops over the observations. Nothing is reshaped for
+// the AD's sake: moonc inlines the helpers before differentiating and turns
+// their small arrays into values (docs/autodiff.md, "Inlining"). The
+// hand-shaped form the suite timed before (one scalar function per
+// observation, width 16) is bench/suite/workloads/shaped/ba.mlir.
 //
-// GradBench's input (`n`, `m`, `p`, one `cam`, one `x`, one `w`, one `feat`)
-// is expanded as GradBench's C++ side does (ba.hpp, from_json): cams = n
-// copies of `cam`, x = m copies of `x`, w = p copies of `w`, feats = p
-// copies of `feat`, and observation i = (camera i mod n, point i mod m).
-// The functions below take those expanded arrays and do not exploit the
-// duplication.
+// Public functions (the same as the hand-shaped form's, whose header says
+// how GradBench's input maps to them):
+//   @ba_objective(%cams: memref<?x11xf64>, %x: memref<?x3xf64>,
+//                 %w: memref<?xf64>, %obs: memref<?x2xi32>,
+//                 %feats: memref<?x2xf64>, %reproj_err: memref<?x2xf64>,
+//                 %w_err: memref<?xf64>) -> f64
+//     writes reproj_err and w_err as GradBench's objective does and returns
+//     the sum of squares of all 3p residuals.
+//   @ba_jacobian(%cams, %x, %w, %obs, %feats, %jac: memref<?x2x15xf64>,
+//                %wjac: memref<?xf64>)
+//     jac[i][k][j] = d reproj_err[i][k] / d(parameter j of observation i)
+//     (j = 0..10 camera, 11..13 point, 14 weight), wjac[i] = d w_err[i]/d w[i].
 //
-// Common arguments (all row-major, dynamic sizes; n cameras, m points,
-// p observations):
-//   %cams : memref<?x11xf64>  n x 11, GradBench `cams`; a camera is
-//           [r0 r1 r2  C0 C1 C2  f  u0 v0  k1 k2]: Rodrigues rotation,
-//           camera centre, focal length, principal point, radial distortion.
-//   %x    : memref<?x3xf64>   m x 3, GradBench `X` (3-D points).
-//   %w    : memref<?xf64>     p, GradBench `w` (one weight per observation).
-//   %obs  : memref<?x2xi32>   p x 2, GradBench `obs`: row i is
-//           (camera index, point index) of observation i.
-//   %feats: memref<?x2xf64>   p x 2, GradBench `feats` (observed 2-D points).
-//
-// func.func @ba_objective(%cams, %x, %w, %obs, %feats,
-//                         %reproj_err: memref<?x2xf64>,   // p x 2, output
-//                         %w_err: memref<?xf64>)          // p, output
-//     -> f64
-//   Writes GradBench's objective: reproj_err[i][k] = w[i] * (proj_k - feat_k)
-//   (GradBench's `reproj_err`, flattened row-major, element 2i+k) and
-//   w_err[i] = 1 - w[i]^2 (GradBench's `w_err`). Returns the sum of squares
-//   of all 3p residuals (the suite's scalar primal).
-//
-// func.func @ba_jacobian(%cams, %x, %w, %obs, %feats,
-//                        %jac: memref<?x2x15xf64>,        // p x 2 x 15, output
-//                        %wjac: memref<?xf64>)            // p, output
-//   jac[i][k][j] = d reproj_err[i][k] / d(parameter j of observation i),
-//   with j = 0..10 the 11 parameters of camera obs[i][0] (in the order
-//   above), j = 11..13 the 3 coordinates of point obs[i][1], j = 14 the
-//   weight w[i]. wjac[i] = d w_err[i] / d w[i] (= -2 w[i]).
-//   In GradBench's sparse matrix (rows: 2p reprojection rows, then p weight
-//   rows; columns: 11n camera columns, 3m point columns, p weight columns)
-//   row 2i+k holds, in this order, columns 11*cam+j (j = 0..10) with values
-//   jac[i][k][0..10], columns 11n + 3*pt + j (j = 0..2) with values
-//   jac[i][k][11..13], and column 11n + 3m + i with value jac[i][k][14];
-//   row 2p+i holds column 11n + 3m + i with value wjac[i]. So GradBench's
-//   `vals` are jac flattened row-major followed by wjac, and its output
-//   (the first 30 entries and the last) is jac[0] flattened (30 values)
-//   then wjac[p-1]. (ADBench's manual ba_d.cpp keeps each 2 x 15 block
-//   column-major; here it is row-major, residual first.)
-//   Every block comes from forward vector mode: `moon.jvp ... width 16` of
-//   the per-observation function @ba_obs, seeded with the 15 unit vectors
-//   (lane 15 is padding, always zero: 16 lanes are two AVX-512 registers,
-//   and were about 10% faster than width 15 on ba1).
-//
-// func.func @ba_obs(r0, r1, r2, C0, C1, C2, f, u0, v0, k1, k2,
-//                   X0, X1, X2, w, feat0, feat1: f64) -> (f64, f64, f64)
-//   The residuals of one observation: (reproj_err 0, reproj_err 1, w_err).
-//   Public so that `moonc check`/`moonc jacobian` can test it directly; its
-//   Jacobian with respect to the first 15 arguments is the block above
-//   (rows 0-1) and wjac (row 2, column 14).
+// The Jacobian is requested the way a user of a forward-mode AD tool would
+// from the plain per-observation functions: per observation, one
+// `moon.jvp` of @computeReprojError in vector mode, width 15 (its 15
+// inputs: 11 camera parameters, 3 point coordinates, 1 weight), seeded with
+// the identity, whose err shadow (15 x 2) is copied into the 2 x 15 block;
+// then per observation one `moon.jvp` of @computeZachWeightError (width 1).
 
-func.func @ba_obs(%r0: f64, %r1: f64, %r2: f64, %C0: f64, %C1: f64, %C2: f64,
-                  %f: f64, %u0: f64, %v0: f64, %k1: f64, %k2: f64,
-                  %X0: f64, %X1: f64, %X2: f64, %w: f64,
-                  %ft0: f64, %ft1: f64) -> (f64, f64, f64) {
+!vcam = memref<11xf64, strided<[1], offset: ?>>
+!v3 = memref<3xf64, strided<[1], offset: ?>>
+!v2 = memref<2xf64, strided<[1], offset: ?>>
+!v1 = memref<1xf64, strided<[1], offset: ?>>
+!vn = memref<?xf64, strided<[1], offset: ?>>
+
+// T sqsum(int n, const T* x)
+func.func private @sqsum(%n: index, %x: !vn) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f64
-  %one = arith.constant 1.0 : f64
-  // Xo = X - C
-  %o0 = arith.subf %X0, %C0 : f64
-  %o1 = arith.subf %X1, %C1 : f64
-  %o2 = arith.subf %X2, %C2 : f64
-  // Rodrigues rotation of Xo by r.
-  %s0 = arith.mulf %r0, %r0 : f64
-  %s1 = arith.mulf %r1, %r1 : f64
-  %s2 = arith.mulf %r2, %r2 : f64
-  %s01 = arith.addf %s0, %s1 : f64
-  %sqtheta = arith.addf %s01, %s2 : f64
-  %nz = arith.cmpf one, %sqtheta, %zero : f64
-  %xc0, %xc1, %xc2 = scf.if %nz -> (f64, f64, f64) {
-    %theta = math.sqrt %sqtheta : f64
-    %cost = math.cos %theta : f64
-    %sint = math.sin %theta : f64
-    %tinv = arith.divf %one, %theta : f64
-    %w0 = arith.mulf %r0, %tinv : f64
-    %w1 = arith.mulf %r1, %tinv : f64
-    %w2 = arith.mulf %r2, %tinv : f64
-    // w x Xo
-    %a0 = arith.mulf %w1, %o2 : f64
-    %b0 = arith.mulf %w2, %o1 : f64
-    %cr0 = arith.subf %a0, %b0 : f64
-    %a1 = arith.mulf %w2, %o0 : f64
-    %b1 = arith.mulf %w0, %o2 : f64
-    %cr1 = arith.subf %a1, %b1 : f64
-    %a2 = arith.mulf %w0, %o1 : f64
-    %b2 = arith.mulf %w1, %o0 : f64
-    %cr2 = arith.subf %a2, %b2 : f64
-    // tmp = (w . Xo) (1 - cos theta)
-    %d0 = arith.mulf %w0, %o0 : f64
-    %d1 = arith.mulf %w1, %o1 : f64
-    %d2 = arith.mulf %w2, %o2 : f64
-    %d01 = arith.addf %d0, %d1 : f64
-    %dot = arith.addf %d01, %d2 : f64
-    %omc = arith.subf %one, %cost : f64
-    %tmp = arith.mulf %dot, %omc : f64
-    // Xcam = Xo cos + (w x Xo) sin + w tmp
-    %p0 = arith.mulf %o0, %cost : f64
-    %q0 = arith.mulf %cr0, %sint : f64
-    %t0 = arith.mulf %w0, %tmp : f64
-    %pq0 = arith.addf %p0, %q0 : f64
-    %y0 = arith.addf %pq0, %t0 : f64
-    %p1 = arith.mulf %o1, %cost : f64
-    %q1 = arith.mulf %cr1, %sint : f64
-    %t1 = arith.mulf %w1, %tmp : f64
-    %pq1 = arith.addf %p1, %q1 : f64
-    %y1 = arith.addf %pq1, %t1 : f64
-    %p2 = arith.mulf %o2, %cost : f64
-    %q2 = arith.mulf %cr2, %sint : f64
-    %t2 = arith.mulf %w2, %tmp : f64
-    %pq2 = arith.addf %p2, %q2 : f64
-    %y2 = arith.addf %pq2, %t2 : f64
-    scf.yield %y0, %y1, %y2 : f64, f64, f64
-  } else {
-    // Xcam = Xo + r x Xo
-    %a0 = arith.mulf %r1, %o2 : f64
-    %b0 = arith.mulf %r2, %o1 : f64
-    %cr0 = arith.subf %a0, %b0 : f64
-    %a1 = arith.mulf %r2, %o0 : f64
-    %b1 = arith.mulf %r0, %o2 : f64
-    %cr1 = arith.subf %a1, %b1 : f64
-    %a2 = arith.mulf %r0, %o1 : f64
-    %b2 = arith.mulf %r1, %o0 : f64
-    %cr2 = arith.subf %a2, %b2 : f64
-    %y0 = arith.addf %o0, %cr0 : f64
-    %y1 = arith.addf %o1, %cr1 : f64
-    %y2 = arith.addf %o2, %cr2 : f64
-    scf.yield %y0, %y1, %y2 : f64, f64, f64
+  %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f64 {
+    %xi = memref.load %x[%i] : !vn
+    %sq = arith.mulf %xi, %xi : f64
+    %r = arith.addf %acc, %sq : f64
+    scf.yield %r : f64
   }
-  // Perspective division, radial distortion, focal length, principal point.
-  %h0 = arith.divf %xc0, %xc2 : f64
-  %h1 = arith.divf %xc1, %xc2 : f64
-  %hh0 = arith.mulf %h0, %h0 : f64
-  %hh1 = arith.mulf %h1, %h1 : f64
-  %rsq = arith.addf %hh0, %hh1 : f64
-  %l1 = arith.mulf %k1, %rsq : f64
-  %k2r = arith.mulf %k2, %rsq : f64
-  %l2 = arith.mulf %k2r, %rsq : f64
-  %l1p = arith.addf %one, %l1 : f64
-  %L = arith.addf %l1p, %l2 : f64
-  %dh0 = arith.mulf %h0, %L : f64
-  %dh1 = arith.mulf %h1, %L : f64
-  %fh0 = arith.mulf %dh0, %f : f64
-  %fh1 = arith.mulf %dh1, %f : f64
-  %pr0 = arith.addf %fh0, %u0 : f64
-  %pr1 = arith.addf %fh1, %v0 : f64
-  // Weighted reprojection error and weight error.
-  %m0 = arith.subf %pr0, %ft0 : f64
-  %m1 = arith.subf %pr1, %ft1 : f64
-  %e0 = arith.mulf %w, %m0 : f64
-  %e1 = arith.mulf %w, %m1 : f64
-  %ww = arith.mulf %w, %w : f64
-  %we = arith.subf %one, %ww : f64
-  return %e0, %e1, %we : f64, f64, f64
+  return %res : f64
 }
 
-func.func @ba_objective(%cams: memref<?x11xf64>, %x: memref<?x3xf64>,
-                        %w: memref<?xf64>, %obs: memref<?x2xi32>,
-                        %feats: memref<?x2xf64>,
-                        %rerr: memref<?x2xf64>, %werr: memref<?xf64>) -> f64 {
+// void cross(const T* a, const T* b, T* out)   (adbench/shared/matrix.h)
+func.func private @cross(%a: !v3, %b: !v3, %out: !v3) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a0 = memref.load %a[%c0] : !v3
+  %a1 = memref.load %a[%c1] : !v3
+  %a2 = memref.load %a[%c2] : !v3
+  %b0 = memref.load %b[%c0] : !v3
+  %b1 = memref.load %b[%c1] : !v3
+  %b2 = memref.load %b[%c2] : !v3
+  %p0 = arith.mulf %a1, %b2 : f64
+  %q0 = arith.mulf %a2, %b1 : f64
+  %o0 = arith.subf %p0, %q0 : f64
+  memref.store %o0, %out[%c0] : !v3
+  %p1 = arith.mulf %a2, %b0 : f64
+  %q1 = arith.mulf %a0, %b2 : f64
+  %o1 = arith.subf %p1, %q1 : f64
+  memref.store %o1, %out[%c1] : !v3
+  %p2 = arith.mulf %a0, %b1 : f64
+  %q2 = arith.mulf %a1, %b0 : f64
+  %o2 = arith.subf %p2, %q2 : f64
+  memref.store %o2, %out[%c2] : !v3
+  return
+}
+
+// void rodrigues_rotate_point(const T* rot, const T* pt, T* rotatedPt)
+func.func private @rodrigues_rotate_point(%rot: !v3, %pt: !v3, %rotatedPt: !v3) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
+  %zero = arith.constant 0.0 : f64
+  %one = arith.constant 1.0 : f64
+  // The local arrays of both branches (T w[3], w_cross_pt[3];
+  // T rot_cross_pt[3]), in the function's frame as a C compiler puts them.
+  %w = memref.alloca() : memref<3xf64>
+  %w_cross_pt = memref.alloca() : memref<3xf64>
+  %rot_cross_pt = memref.alloca() : memref<3xf64>
+  %rotn = memref.cast %rot : !v3 to !vn
+  %sqtheta = func.call @sqsum(%c3, %rotn) : (index, !vn) -> f64
+  %nz = arith.cmpf une, %sqtheta, %zero : f64
+  scf.if %nz {
+    %theta = math.sqrt %sqtheta : f64
+    %costheta = math.cos %theta : f64
+    %sintheta = math.sin %theta : f64
+    %theta_inverse = arith.divf %one, %theta : f64
+    scf.for %i = %c0 to %c3 step %c1 {
+      %ri = memref.load %rot[%i] : !v3
+      %wi = arith.mulf %ri, %theta_inverse : f64
+      memref.store %wi, %w[%i] : memref<3xf64>
+    }
+    %wv = memref.cast %w : memref<3xf64> to !v3
+    %wcpv = memref.cast %w_cross_pt : memref<3xf64> to !v3
+    func.call @cross(%wv, %pt, %wcpv) : (!v3, !v3, !v3) -> ()
+    %w0 = memref.load %w[%c0] : memref<3xf64>
+    %w1 = memref.load %w[%c1] : memref<3xf64>
+    %w2 = memref.load %w[%c2] : memref<3xf64>
+    %pt0 = memref.load %pt[%c0] : !v3
+    %pt1 = memref.load %pt[%c1] : !v3
+    %pt2 = memref.load %pt[%c2] : !v3
+    %d0 = arith.mulf %w0, %pt0 : f64
+    %d1 = arith.mulf %w1, %pt1 : f64
+    %d2 = arith.mulf %w2, %pt2 : f64
+    %d01 = arith.addf %d0, %d1 : f64
+    %dot = arith.addf %d01, %d2 : f64
+    %omc = arith.subf %one, %costheta : f64
+    %tmp = arith.mulf %dot, %omc : f64
+    scf.for %i = %c0 to %c3 step %c1 {
+      %pti = memref.load %pt[%i] : !v3
+      %wcpi = memref.load %w_cross_pt[%i] : memref<3xf64>
+      %wi = memref.load %w[%i] : memref<3xf64>
+      %a = arith.mulf %pti, %costheta : f64
+      %b = arith.mulf %wcpi, %sintheta : f64
+      %c = arith.mulf %wi, %tmp : f64
+      %ab = arith.addf %a, %b : f64
+      %r = arith.addf %ab, %c : f64
+      memref.store %r, %rotatedPt[%i] : !v3
+    }
+  } else {
+    %rcpv = memref.cast %rot_cross_pt : memref<3xf64> to !v3
+    func.call @cross(%rot, %pt, %rcpv) : (!v3, !v3, !v3) -> ()
+    scf.for %i = %c0 to %c3 step %c1 {
+      %pti = memref.load %pt[%i] : !v3
+      %rcpi = memref.load %rot_cross_pt[%i] : memref<3xf64>
+      %r = arith.addf %pti, %rcpi : f64
+      memref.store %r, %rotatedPt[%i] : !v3
+    }
+  }
+  return
+}
+
+// void radial_distort(const T* rad_params, T* proj)
+func.func private @radial_distort(%rad_params: !v2, %proj: !v2) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f64
+  %projn = memref.cast %proj : !v2 to !vn
+  %rsq = func.call @sqsum(%c2, %projn) : (index, !vn) -> f64
+  // L = 1. + rad_params[0] * rsq + rad_params[1] * rsq * rsq
+  %k1 = memref.load %rad_params[%c0] : !v2
+  %k2 = memref.load %rad_params[%c1] : !v2
+  %a = arith.mulf %k1, %rsq : f64
+  %b0 = arith.mulf %k2, %rsq : f64
+  %b = arith.mulf %b0, %rsq : f64
+  %l0 = arith.addf %one, %a : f64
+  %L = arith.addf %l0, %b : f64
+  %p0 = memref.load %proj[%c0] : !v2
+  %q0 = arith.mulf %p0, %L : f64
+  memref.store %q0, %proj[%c0] : !v2
+  %p1 = memref.load %proj[%c1] : !v2
+  %q1 = arith.mulf %p1, %L : f64
+  memref.store %q1, %proj[%c1] : !v2
+  return
+}
+
+// void project(const T* cam, const T* X, T* proj)
+func.func private @project(%cam: !vcam, %X: !v3, %proj: !v2) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %c6 = arith.constant 6 : index
   %c7 = arith.constant 7 : index
   %c8 = arith.constant 8 : index
-  %c9 = arith.constant 9 : index
-  %c10 = arith.constant 10 : index
-  %zero = arith.constant 0.0 : f64
+  %C = memref.subview %cam[3] [3] [1] : !vcam to !v3
+  %Xo = memref.alloca() : memref<3xf64>
+  %Xcam = memref.alloca() : memref<3xf64>
+  %x0 = memref.load %X[%c0] : !v3
+  %cc0 = memref.load %C[%c0] : !v3
+  %xo0 = arith.subf %x0, %cc0 : f64
+  memref.store %xo0, %Xo[%c0] : memref<3xf64>
+  %x1 = memref.load %X[%c1] : !v3
+  %cc1 = memref.load %C[%c1] : !v3
+  %xo1 = arith.subf %x1, %cc1 : f64
+  memref.store %xo1, %Xo[%c1] : memref<3xf64>
+  %x2 = memref.load %X[%c2] : !v3
+  %cc2 = memref.load %C[%c2] : !v3
+  %xo2 = arith.subf %x2, %cc2 : f64
+  memref.store %xo2, %Xo[%c2] : memref<3xf64>
+  %rot = memref.subview %cam[0] [3] [1] : !vcam to !v3
+  %Xov = memref.cast %Xo : memref<3xf64> to !v3
+  %Xcamv = memref.cast %Xcam : memref<3xf64> to !v3
+  func.call @rodrigues_rotate_point(%rot, %Xov, %Xcamv) : (!v3, !v3, !v3) -> ()
+  %xc0 = memref.load %Xcam[%c0] : memref<3xf64>
+  %xc1 = memref.load %Xcam[%c1] : memref<3xf64>
+  %xc2 = memref.load %Xcam[%c2] : memref<3xf64>
+  %h0 = arith.divf %xc0, %xc2 : f64
+  memref.store %h0, %proj[%c0] : !v2
+  %h1 = arith.divf %xc1, %xc2 : f64
+  memref.store %h1, %proj[%c1] : !v2
+  %rad = memref.subview %cam[9] [2] [1] : !vcam to !v2
+  func.call @radial_distort(%rad, %proj) : (!v2, !v2) -> ()
+  %f = memref.load %cam[%c6] : !vcam
+  %u0 = memref.load %cam[%c7] : !vcam
+  %v0 = memref.load %cam[%c8] : !vcam
+  %d0 = memref.load %proj[%c0] : !v2
+  %e0 = arith.mulf %d0, %f : f64
+  %g0 = arith.addf %e0, %u0 : f64
+  memref.store %g0, %proj[%c0] : !v2
+  %d1 = memref.load %proj[%c1] : !v2
+  %e1 = arith.mulf %d1, %f : f64
+  %g1 = arith.addf %e1, %v0 : f64
+  memref.store %g1, %proj[%c1] : !v2
+  return
+}
+
+// void computeReprojError(const T* cam, const T* X, const T* w,
+//                         const double* feat, T* err)
+func.func @computeReprojError(%cam: !vcam, %X: !v3, %w: !v1, %feat: !v2, %err: !v2) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %proj = memref.alloca() : memref<2xf64>
+  %projv = memref.cast %proj : memref<2xf64> to !v2
+  func.call @project(%cam, %X, %projv) : (!vcam, !v3, !v2) -> ()
+  %wv = memref.load %w[%c0] : !v1
+  %p0 = memref.load %proj[%c0] : memref<2xf64>
+  %f0 = memref.load %feat[%c0] : !v2
+  %m0 = arith.subf %p0, %f0 : f64
+  %e0 = arith.mulf %wv, %m0 : f64
+  memref.store %e0, %err[%c0] : !v2
+  %p1 = memref.load %proj[%c1] : memref<2xf64>
+  %f1 = memref.load %feat[%c1] : !v2
+  %m1 = arith.subf %p1, %f1 : f64
+  %e1 = arith.mulf %wv, %m1 : f64
+  memref.store %e1, %err[%c1] : !v2
+  return
+}
+
+// void computeZachWeightError(const T* w, T* err)
+func.func @computeZachWeightError(%w: !v1, %err: !v1) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f64
+  %wv = memref.load %w[%c0] : !v1
+  %ww = arith.mulf %wv, %wv : f64
+  %e = arith.subf %one, %ww : f64
+  memref.store %e, %err[%c0] : !v1
+  return
+}
+
+// ba::objective, then the sum of squares of its outputs (the suite's
+// scalar primal).
+func.func @ba_objective(%cams: memref<?x11xf64>, %x: memref<?x3xf64>,
+                        %w: memref<?xf64>, %obs: memref<?x2xi32>,
+                        %feats: memref<?x2xf64>,
+                        %reproj_err: memref<?x2xf64>, %w_err: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %p = memref.dim %w, %c0 : memref<?xf64>
-  %sum = scf.for %i = %c0 to %p step %c1 iter_args(%acc = %zero) -> f64 {
-    %ci32 = memref.load %obs[%i, %c0] : memref<?x2xi32>
-    %pi32 = memref.load %obs[%i, %c1] : memref<?x2xi32>
-    %ci = arith.index_cast %ci32 : i32 to index
-    %pi = arith.index_cast %pi32 : i32 to index
-    %r0 = memref.load %cams[%ci, %c0] : memref<?x11xf64>
-    %r1 = memref.load %cams[%ci, %c1] : memref<?x11xf64>
-    %r2 = memref.load %cams[%ci, %c2] : memref<?x11xf64>
-    %C0 = memref.load %cams[%ci, %c3] : memref<?x11xf64>
-    %C1 = memref.load %cams[%ci, %c4] : memref<?x11xf64>
-    %C2 = memref.load %cams[%ci, %c5] : memref<?x11xf64>
-    %f = memref.load %cams[%ci, %c6] : memref<?x11xf64>
-    %u0 = memref.load %cams[%ci, %c7] : memref<?x11xf64>
-    %v0 = memref.load %cams[%ci, %c8] : memref<?x11xf64>
-    %k1 = memref.load %cams[%ci, %c9] : memref<?x11xf64>
-    %k2 = memref.load %cams[%ci, %c10] : memref<?x11xf64>
-    %X0 = memref.load %x[%pi, %c0] : memref<?x3xf64>
-    %X1 = memref.load %x[%pi, %c1] : memref<?x3xf64>
-    %X2 = memref.load %x[%pi, %c2] : memref<?x3xf64>
-    %wi = memref.load %w[%i] : memref<?xf64>
-    %ft0 = memref.load %feats[%i, %c0] : memref<?x2xf64>
-    %ft1 = memref.load %feats[%i, %c1] : memref<?x2xf64>
-    %e0, %e1, %we = func.call @ba_obs(%r0, %r1, %r2, %C0, %C1, %C2, %f, %u0, %v0,
-        %k1, %k2, %X0, %X1, %X2, %wi, %ft0, %ft1)
-        : (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64,
-           f64, f64, f64, f64) -> (f64, f64, f64)
-    memref.store %e0, %rerr[%i, %c0] : memref<?x2xf64>
-    memref.store %e1, %rerr[%i, %c1] : memref<?x2xf64>
-    memref.store %we, %werr[%i] : memref<?xf64>
-    %q0 = arith.mulf %e0, %e0 : f64
-    %q1 = arith.mulf %e1, %e1 : f64
-    %q2 = arith.mulf %we, %we : f64
-    %q01 = arith.addf %q0, %q1 : f64
-    %q = arith.addf %q01, %q2 : f64
-    %a = arith.addf %acc, %q : f64
-    scf.yield %a : f64
+  scf.for %i = %c0 to %p step %c1 {
+    %camIdx32 = memref.load %obs[%i, %c0] : memref<?x2xi32>
+    %ptIdx32 = memref.load %obs[%i, %c1] : memref<?x2xi32>
+    %camIdx = arith.index_cast %camIdx32 : i32 to index
+    %ptIdx = arith.index_cast %ptIdx32 : i32 to index
+    %cam = memref.subview %cams[%camIdx, 0] [1, 11] [1, 1] : memref<?x11xf64> to !vcam
+    %X = memref.subview %x[%ptIdx, 0] [1, 3] [1, 1] : memref<?x3xf64> to !v3
+    %wi = memref.subview %w[%i] [1] [1] : memref<?xf64> to !v1
+    %feat = memref.subview %feats[%i, 0] [1, 2] [1, 1] : memref<?x2xf64> to !v2
+    %err = memref.subview %reproj_err[%i, 0] [1, 2] [1, 1] : memref<?x2xf64> to !v2
+    func.call @computeReprojError(%cam, %X, %wi, %feat, %err) : (!vcam, !v3, !v1, !v2, !v2) -> ()
   }
-  return %sum : f64
+  scf.for %i = %c0 to %p step %c1 {
+    %wi = memref.subview %w[%i] [1] [1] : memref<?xf64> to !v1
+    %erri = memref.subview %w_err[%i] [1] [1] : memref<?xf64> to !v1
+    func.call @computeZachWeightError(%wi, %erri) : (!v1, !v1) -> ()
+  }
+  %rflat = memref.collapse_shape %reproj_err [[0, 1]] : memref<?x2xf64> into memref<?xf64>
+  %rv = memref.cast %rflat : memref<?xf64> to !vn
+  %wv = memref.cast %w_err : memref<?xf64> to !vn
+  %twop = arith.muli %p, %c2 : index
+  %s1 = func.call @sqsum(%twop, %rv) : (index, !vn) -> f64
+  %s2 = func.call @sqsum(%p, %wv) : (index, !vn) -> f64
+  %s = arith.addf %s1, %s2 : f64
+  return %s : f64
 }
 
 func.func @ba_jacobian(%cams: memref<?x11xf64>, %x: memref<?x3xf64>,
@@ -225,75 +294,78 @@ func.func @ba_jacobian(%cams: memref<?x11xf64>, %x: memref<?x3xf64>,
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
-  %c6 = arith.constant 6 : index
-  %c7 = arith.constant 7 : index
-  %c8 = arith.constant 8 : index
-  %c9 = arith.constant 9 : index
-  %c10 = arith.constant 10 : index
+  %c11 = arith.constant 11 : index
   %c14 = arith.constant 14 : index
-  // The 15 unit seeds: lane j of the tangent of parameter j is 1; lane 15
-  // is padding (zero in every seed), dropped when the rows are stored.
-  %e_0 = arith.constant dense<[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_1 = arith.constant dense<[0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_2 = arith.constant dense<[0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_3 = arith.constant dense<[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_4 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_5 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_6 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_7 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_8 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_9 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_10 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_11 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_12 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]> : vector<16xf64>
-  %e_13 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]> : vector<16xf64>
-  %e_14 = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]> : vector<16xf64>
+  %c15 = arith.constant 15 : index
+  %zero = arith.constant 0.0 : f64
+  %one = arith.constant 1.0 : f64
   %p = memref.dim %w, %c0 : memref<?xf64>
-  scf.for %i = %c0 to %p step %c1 {
-    %ci32 = memref.load %obs[%i, %c0] : memref<?x2xi32>
-    %pi32 = memref.load %obs[%i, %c1] : memref<?x2xi32>
-    %ci = arith.index_cast %ci32 : i32 to index
-    %pi = arith.index_cast %pi32 : i32 to index
-    %r0 = memref.load %cams[%ci, %c0] : memref<?x11xf64>
-    %r1 = memref.load %cams[%ci, %c1] : memref<?x11xf64>
-    %r2 = memref.load %cams[%ci, %c2] : memref<?x11xf64>
-    %C0 = memref.load %cams[%ci, %c3] : memref<?x11xf64>
-    %C1 = memref.load %cams[%ci, %c4] : memref<?x11xf64>
-    %C2 = memref.load %cams[%ci, %c5] : memref<?x11xf64>
-    %f = memref.load %cams[%ci, %c6] : memref<?x11xf64>
-    %u0 = memref.load %cams[%ci, %c7] : memref<?x11xf64>
-    %v0 = memref.load %cams[%ci, %c8] : memref<?x11xf64>
-    %k1 = memref.load %cams[%ci, %c9] : memref<?x11xf64>
-    %k2 = memref.load %cams[%ci, %c10] : memref<?x11xf64>
-    %X0 = memref.load %x[%pi, %c0] : memref<?x3xf64>
-    %X1 = memref.load %x[%pi, %c1] : memref<?x3xf64>
-    %X2 = memref.load %x[%pi, %c2] : memref<?x3xf64>
-    %wi = memref.load %w[%i] : memref<?xf64>
-    %ft0 = memref.load %feats[%i, %c0] : memref<?x2xf64>
-    %ft1 = memref.load %feats[%i, %c1] : memref<?x2xf64>
-    %d0, %d1, %d2 = moon.jvp @ba_obs(%r0, %r1, %r2, %C0, %C1, %C2, %f, %u0, %v0,
-        %k1, %k2, %X0, %X1, %X2, %wi, %ft0, %ft1,
-        %e_0, %e_1, %e_2, %e_3, %e_4, %e_5, %e_6, %e_7, %e_8, %e_9, %e_10,
-        %e_11, %e_12, %e_13, %e_14)
-        args [active, active, active, active, active, active, active, active,
-              active, active, active, active, active, active, active,
-              const, const]
-        results [active_noneed, active_noneed, active_noneed] width 16
-        : (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64,
-           f64, f64, f64, f64,
-           vector<16xf64>, vector<16xf64>, vector<16xf64>, vector<16xf64>,
-           vector<16xf64>, vector<16xf64>, vector<16xf64>, vector<16xf64>,
-           vector<16xf64>, vector<16xf64>, vector<16xf64>, vector<16xf64>,
-           vector<16xf64>, vector<16xf64>, vector<16xf64>)
-        -> (vector<16xf64>, vector<16xf64>, vector<16xf64>)
-    %s0 = vector.extract_strided_slice %d0 {offsets = [0], sizes = [15], strides = [1]} : vector<16xf64> to vector<15xf64>
-    vector.store %s0, %jac[%i, %c0, %c0] : memref<?x2x15xf64>, vector<15xf64>
-    %s1 = vector.extract_strided_slice %d1 {offsets = [0], sizes = [15], strides = [1]} : vector<16xf64> to vector<15xf64>
-    vector.store %s1, %jac[%i, %c1, %c0] : memref<?x2x15xf64>, vector<15xf64>
-    %dw = vector.extract %d2[14] : f64 from vector<16xf64>
-    memref.store %dw, %wjac[%i] : memref<?xf64>
+  // Seeds: direction j is the unit vector of input j of one observation
+  // (11 camera parameters, 3 point coordinates, the weight).
+  %d_cam = memref.alloc() : memref<15x11xf64>
+  %d_X = memref.alloc() : memref<15x3xf64>
+  %d_w = memref.alloc() : memref<15x1xf64>
+  scf.for %j = %c0 to %c15 step %c1 {
+    scf.for %k = %c0 to %c11 step %c1 {
+      %eq = arith.cmpi eq, %j, %k : index
+      %v = arith.select %eq, %one, %zero : f64
+      memref.store %v, %d_cam[%j, %k] : memref<15x11xf64>
+    }
+    scf.for %k = %c0 to %c3 step %c1 {
+      %kk = arith.addi %k, %c11 : index
+      %eq = arith.cmpi eq, %j, %kk : index
+      %v = arith.select %eq, %one, %zero : f64
+      memref.store %v, %d_X[%j, %k] : memref<15x3xf64>
+    }
+    %eq = arith.cmpi eq, %j, %c14 : index
+    %v = arith.select %eq, %one, %zero : f64
+    memref.store %v, %d_w[%j, %c0] : memref<15x1xf64>
   }
+  %err = memref.alloc() : memref<2xf64>
+  %errv = memref.cast %err : memref<2xf64> to !v2
+  %d_err = memref.alloc() : memref<15x2xf64>
+  scf.for %i = %c0 to %p step %c1 {
+    %camIdx32 = memref.load %obs[%i, %c0] : memref<?x2xi32>
+    %ptIdx32 = memref.load %obs[%i, %c1] : memref<?x2xi32>
+    %camIdx = arith.index_cast %camIdx32 : i32 to index
+    %ptIdx = arith.index_cast %ptIdx32 : i32 to index
+    %cam = memref.subview %cams[%camIdx, 0] [1, 11] [1, 1] : memref<?x11xf64> to !vcam
+    %X = memref.subview %x[%ptIdx, 0] [1, 3] [1, 1] : memref<?x3xf64> to !v3
+    %wi = memref.subview %w[%i] [1] [1] : memref<?xf64> to !v1
+    %feat = memref.subview %feats[%i, 0] [1, 2] [1, 1] : memref<?x2xf64> to !v2
+    moon.jvp @computeReprojError(%cam, %X, %wi, %feat, %errv, %d_cam, %d_X, %d_w, %d_err)
+        args [dup, dup, dup, const, dup_noneed] width 15
+        : (!vcam, !v3, !v1, !v2, !v2, memref<15x11xf64>, memref<15x3xf64>,
+           memref<15x1xf64>, memref<15x2xf64>) -> ()
+    scf.for %j = %c0 to %c15 step %c1 {
+      scf.for %k = %c0 to %c2 step %c1 {
+        %v = memref.load %d_err[%j, %k] : memref<15x2xf64>
+        memref.store %v, %jac[%i, %k, %j] : memref<?x2x15xf64>
+      }
+    }
+  }
+  %w_err = memref.alloc() : memref<1xf64>
+  %w_errv = memref.cast %w_err : memref<1xf64> to !v1
+  %w_d = memref.alloc() : memref<1xf64>
+  %w_dv = memref.cast %w_d : memref<1xf64> to !v1
+  %err_d = memref.alloc() : memref<1xf64>
+  %err_dv = memref.cast %err_d : memref<1xf64> to !v1
+  scf.for %i = %c0 to %p step %c1 {
+    %wi = memref.subview %w[%i] [1] [1] : memref<?xf64> to !v1
+    memref.store %one, %w_d[%c0] : memref<1xf64>
+    moon.jvp @computeZachWeightError(%wi, %w_errv, %w_dv, %err_dv)
+        args [dup, dup_noneed]
+        : (!v1, !v1, !v1, !v1) -> ()
+    %v = memref.load %err_d[%c0] : memref<1xf64>
+    memref.store %v, %wjac[%i] : memref<?xf64>
+  }
+  memref.dealloc %d_cam : memref<15x11xf64>
+  memref.dealloc %d_X : memref<15x3xf64>
+  memref.dealloc %d_w : memref<15x1xf64>
+  memref.dealloc %err : memref<2xf64>
+  memref.dealloc %d_err : memref<15x2xf64>
+  memref.dealloc %w_err : memref<1xf64>
+  memref.dealloc %w_d : memref<1xf64>
+  memref.dealloc %err_d : memref<1xf64>
   return
 }

@@ -38,7 +38,6 @@
 //! no callee runs twice.
 
 mod checkpoint;
-mod inline;
 mod parallel;
 mod prepare;
 mod split;
@@ -46,7 +45,6 @@ mod sweep;
 
 use self::{
     checkpoint::{DISTINCT_ARGS, checkpoint_loops},
-    inline::inline_small_calls,
     parallel::PARALLEL_NEST,
     prepare::{prepare, written_roots},
     split::{split_forward, split_reverse},
@@ -54,6 +52,7 @@ use self::{
 use crate::{
     activity::Activity,
     adjoint::{LastWrites, ReverseState},
+    inline::{inline_small_calls, simplify},
     request::{Differentiator, Key, Names, Requested},
     rules::{Writes, written_operands},
 };
@@ -129,8 +128,10 @@ pub(crate) fn generate(
     for attr in ["arg_attrs", "res_attrs", "llvm.emit_c_interface"] {
         function.remove_attr(attr);
     }
-    let inlined = inline_small_calls(diff, function, diff.settings.inline_max_ops);
-    prepare(ctx, function, diff.settings.parallel_reverse, inlined)?;
+    if inline_small_calls(diff, function, diff.settings.inline_max_ops) {
+        simplify(function)?;
+    }
+    prepare(ctx, function, diff.settings.parallel_reverse)?;
     if !split {
         checkpoint_loops(diff, function, moonc_ir::options::tape_budget());
     }

@@ -29,21 +29,11 @@ pub(crate) fn run_on_function(function: Op, passes: &[sys::MlirPass]) -> Result<
 
 /// Lifts unstructured control flow to `scf` and generalizes named linalg
 /// operations, when `function` has any; `parallel`: see
-/// [`sequential_parallel_loops`]. After `inlined` calls, common
-/// subexpressions are merged and loop invariants hoisted (an inlined
-/// helper's `memref.dim` inside a loop would hide the loop's trip count
-/// from the tape buffers sized before the outermost loop).
-pub(crate) fn prepare(ctx: Ctx, function: Op, parallel: bool, inlined: bool) -> Result<(), Error> {
+/// [`sequential_parallel_loops`].
+pub(crate) fn prepare(ctx: Ctx, function: Op, parallel: bool) -> Result<(), Error> {
     let body = function.regions()[0];
     let ops = function.walk();
     let mut passes = vec![];
-    if inlined {
-        // SAFETY: creating a pass has no preconditions.
-        unsafe {
-            passes.push(sys::mlirCreateTransformsCSE());
-            passes.push(sys::mlirCreateTransformsLoopInvariantCodeMotion());
-        }
-    }
     if body.blocks().len() > 1 || ops.iter().any(|o| o.name().starts_with("cf.")) {
         // SAFETY: creating a pass has no preconditions.
         passes.push(unsafe { sys::mlirCreateConversionLiftControlFlowToSCFPass() });

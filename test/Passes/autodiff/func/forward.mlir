@@ -1,6 +1,6 @@
-// RUN: moonc-opt %s --split-input-file --moon-autodiff | FileCheck %s
-// RUN: moonc-opt %s --split-input-file --moon-autodiff | moonc-opt --split-input-file > /dev/null
-// RUN: moonc-opt %s --split-input-file --moon-autodiff | grep -c 'func.func private @sq_jvp' | FileCheck %s --check-prefix=ONCE
+// RUN: moonc-opt %s --split-input-file --moon-autodiff=inline-max-ops=0 | FileCheck %s
+// RUN: moonc-opt %s --split-input-file --moon-autodiff=inline-max-ops=0 | moonc-opt --split-input-file > /dev/null
+// RUN: moonc-opt %s --split-input-file --moon-autodiff=inline-max-ops=0 | grep -c 'func.func private @sq_jvp' | FileCheck %s --check-prefix=ONCE
 // ONCE: {{^}}1{{$}}
 
 // Calls call the callee's tangent function for the activities at the call

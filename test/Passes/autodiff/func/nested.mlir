@@ -1,8 +1,8 @@
 // Derivatives inside a differentiated function are generated first, so the
 // outer derivative differentiates their tangent functions (forward over
 // forward). No perturbation confusion: D(x -> x * D(y -> x + y)(1))(1) = 1.
-// RUN: moonc-opt %s --moon-autodiff | FileCheck %s
-// RUN: moonc-opt %s --moon-autodiff -o %t.mlir
+// RUN: moonc-opt %s --moon-autodiff=inline-max-ops=0 | FileCheck %s
+// RUN: moonc-opt %s --moon-autodiff=inline-max-ops=0 -o %t.mlir
 // RUN: moonc run %t.mlir --entry outer --args '[3.0]' | FileCheck %s --check-prefix=VALUE
 // VALUE: {"results": [3.0, 1.0], "args": [null]}
 

@@ -1,4 +1,6 @@
-//! Inlining small helper functions into a function about to be reversed.
+//! Inlining small helper functions into a function about to be
+//! differentiated (forward or reverse mode), then turning the helpers'
+//! stack arrays into values.
 //!
 //! A call reversed through a split pair tapes every load of memory that
 //! may be written on moonrt's LIFO tape, one runtime call per value, since
@@ -9,7 +11,11 @@
 //! gradient through split pairs and 14 ms inlined (n = 10,000, s = 100).
 
 use crate::{request::Differentiator, rules::blas};
-use moonc_ir::ir::{Builder, Op, Value};
+use mlir_sys as sys;
+use moonc_ir::{
+    Error,
+    ir::{Builder, Op, Value, error_at, run_passes},
+};
 use std::collections::HashMap;
 
 /// How many times calls inlined at the top level are followed into the
@@ -19,10 +25,11 @@ const INLINE_DEPTH: usize = 4;
 /// Inlines into `function` the calls of small functions (at most `max_ops`
 /// operations, the functions they call included; one block each; no
 /// derivative requests, custom rules or recursion): inside loops, those
-/// that allocate nothing, themselves or in what they call (the reverse
-/// sweep cannot keep a buffer allocated in a loop); at the function's top
-/// level, also those that allocate at their own top level (an objective
-/// calling the primal it differentiates). The calls an inlined body holds
+/// that allocate nothing but stack arrays of static shape, themselves or in
+/// what they call (the reverse sweep cannot keep a buffer allocated in a
+/// loop; SROA and mem2reg turn such arrays into values after inlining); at
+/// the function's top level, also those that allocate at their own top
+/// level (an objective calling the primal it differentiates). The calls an inlined body holds
 /// are considered in turn. Returns whether any call was inlined.
 pub(crate) fn inline_small_calls(diff: &Differentiator, function: Op, max_ops: usize) -> bool {
     let body = function.regions()[0].entry().expect("a body");
@@ -82,10 +89,13 @@ fn size(diff: &Differentiator, f: Op, top: bool, path: &mut Vec<Op>) -> Option<u
         if name.starts_with("moon.") {
             return None;
         }
+        // A stack array of a helper called in a loop is left to SROA and
+        // mem2reg, which run after inlining (C's `double proj[2]`).
         let allocation = matches!(
             name.as_str(),
-            "memref.alloc" | "memref.alloca" | "memref.dealloc" | "memref.alloca_scope"
-        );
+            "memref.alloc" | "memref.dealloc" | "memref.alloca_scope"
+        ) || name == "memref.alloca"
+            && !o.result(0).ty().shape().iter().all(Option::is_some);
         if allocation && !(top && o.block() == entry) {
             return None;
         }
@@ -125,4 +135,31 @@ fn inline(call: Op, f: Op) {
         result.replace_uses(*mapping.get(&v).unwrap_or(&v));
     }
     call.erase();
+}
+
+/// After inlining into `function`: the casts and views through which the
+/// helpers' arguments were passed fold into the loads and stores
+/// (canonicalization, fold-memref-alias-ops), so that the helpers' small
+/// stack arrays become values (SROA, mem2reg); common subexpressions are
+/// merged and loop invariants hoisted (an inlined helper's `memref.dim`
+/// inside a loop would hide the loop's trip count from tape buffers sized
+/// before the loop).
+pub(crate) fn simplify(function: Op) -> Result<(), Error> {
+    // SAFETY: creating a pass has no preconditions.
+    let passes = unsafe {
+        [
+            sys::mlirCreateTransformsCanonicalizer(),
+            sys::mlirCreateMemRefFoldMemRefAliasOpsPass(),
+            sys::mlirCreateTransformsSROA(),
+            sys::mlirCreateTransformsMem2Reg(),
+            sys::mlirCreateTransformsCSE(),
+            sys::mlirCreateTransformsLoopInvariantCodeMotion(),
+        ]
+    };
+    run_passes(function, "func.func", &passes).map_err(|_| {
+        error_at(
+            function,
+            "cannot simplify this function after inlining its helpers",
+        )
+    })
 }
