@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from common import Case
+from common import Case, shaped
 
 SEED = 31337
 
@@ -88,4 +88,6 @@ def cases() -> list[Case]:
                 target=3.0,
             )
         )
+    # The hand-shaped form (still the one `moonc gradbench` serves).
+    out += [shaped(c) for c in out]
     return out

@@ -4,7 +4,9 @@
 // updates a state in place through a temporary and carries an energy;
 // @grid has a two-dimensional state, a loop from 1 by 2 and the state read
 // after the loop; @ode is GradBench's ode as its reference writes it (a
-// helper per right-hand side, inlined before reversal).
+// helper per right-hand side, inlined before reversal); @tri zeroes its
+// state at the start of every iteration, so a segment saves nothing (an
+// empty checkpoint list once built a bad attribute).
 //
 // Budget 0: never checkpoint. Budget 1: segments of ceil(sqrt(n C / T))
 // iterations (s = 2: one iteration; 9: three, three segments; 10: three,
@@ -20,6 +22,7 @@
 // RUN: moonc --moon-tape-budget 1 check %s --entry grid --args '[[[0.1,0.2,0.3,0.4],[0.5,0.6,0.7,0.8],[0.3,0.2,0.1,0.0]],8]' | FileCheck %s
 // RUN: moonc --moon-tape-budget 1 check %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' | FileCheck %s
 // RUN: moonc check %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 check %s --entry tri --args '[[[1.0,2.0,3.0],[4.0,5.0,6.0]],[0.5,0.25,0.125]]' | FileCheck %s
 // CHECK: vjp tape: ok
 // CHECK: check: PASS
 //
@@ -199,4 +202,47 @@ func.func @ode(%x: memref<?xf64>, %s: index) -> f64 {
   memref.dealloc %k4 : memref<?xf64>
   memref.dealloc %yt : memref<?xf64>
   return %r : f64
+}
+
+func.func @tri(%l: memref<?x?xf64>, %x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %z = arith.constant 0.0 : f64
+  %d = memref.dim %x, %c0 : memref<?xf64>
+  %k = memref.dim %l, %c0 : memref<?x?xf64>
+  %lsz = memref.dim %l, %c1 : memref<?x?xf64>
+  %out = memref.alloc(%d) : memref<?xf64>
+  %res = scf.for %p = %c0 to %k step %c1 iter_args(%acc = %z) -> f64 {
+  scf.for %i = %c0 to %d step %c1 {
+    memref.store %z, %out[%i] : memref<?xf64>
+  }
+  %lrow = memref.subview %l[%p, 0] [1, %lsz] [1, 1] : memref<?x?xf64> to memref<?xf64, strided<[1], offset: ?>>
+  scf.for %i = %c0 to %d step %c1 {
+    %i1 = arith.addi %i, %c1 : index
+    %ii1 = arith.muli %i, %i1 : index
+    %tri = arith.divui %ii1, %c2 : index
+    %id = arith.muli %i, %d : index
+    %off = arith.subi %id, %tri : index
+    %xi = memref.load %x[%i] : memref<?xf64>
+    scf.for %j = %i1 to %d step %c1 {
+      %r = arith.subi %j, %i1 : index
+      %li = arith.addi %off, %r : index
+      %ov = memref.load %out[%j] : memref<?xf64>
+      %lv = memref.load %l[%p, %li] : memref<?x?xf64>
+      %pr = arith.mulf %lv, %xi : f64
+      %s = arith.addf %ov, %pr : f64
+      memref.store %s, %out[%j] : memref<?xf64>
+    }
+  }
+  %r = scf.for %i = %c0 to %d step %c1 iter_args(%a = %acc) -> f64 {
+    %v = memref.load %out[%i] : memref<?xf64>
+    %v2 = arith.mulf %v, %v : f64
+    %s = arith.addf %a, %v2 : f64
+    scf.yield %s : f64
+  }
+  scf.yield %r : f64
+  }
+  memref.dealloc %out : memref<?xf64>
+  return %res : f64
 }

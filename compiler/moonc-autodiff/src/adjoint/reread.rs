@@ -24,7 +24,7 @@ pub(crate) struct LastWrites {
 }
 
 impl LastWrites {
-    pub(crate) fn of(body: Block, writes: fn(Op) -> Vec<Value>) -> LastWrites {
+    pub(crate) fn of(body: Block, writes: &dyn Fn(Op) -> Vec<Value>) -> LastWrites {
         let mut last = LastWrites {
             position: HashMap::new(),
             root: HashMap::new(),

@@ -49,7 +49,7 @@ pub(crate) fn checkpoint_loops(
         return created;
     }
     let body = function.regions()[0].entry().expect("a body");
-    let written = written_roots(function);
+    let written = written_roots(function, &written_operands);
     let ops = body.ops();
     for (position, &op) in ops.iter().enumerate() {
         if op.name() != "scf.for" || op.attr(SEGMENT).is_some() {
@@ -416,8 +416,12 @@ fn outline(function: Op, op: Op, plan: &Plan, name: &str, budget: u64) -> Op {
         .map(|i| i.to_string())
         .collect();
     let callee = sb.ctx.attr(&format!("@{name}"));
-    let positions = sb.ctx.attr(&format!("array<i64: {}>", saved.join(", ")));
-    let writes = sb.ctx.attr(&format!("array<i64: {}>", writes.join(", ")));
+    let array = |items: &[String]| match items {
+        [] => sb.ctx.attr("array<i64>"),
+        _ => sb.ctx.attr(&format!("array<i64: {}>", items.join(", "))),
+    };
+    let positions = array(&saved);
+    let writes = array(&writes);
     let call = sb.create(
         "func.call",
         &call_operands,

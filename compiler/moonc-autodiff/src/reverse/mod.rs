@@ -54,7 +54,7 @@ use crate::{
     adjoint::{LastWrites, ReverseState},
     inline::{inline_small_calls, simplify},
     request::{Differentiator, Key, Names, Requested},
-    rules::{Writes, written_operands},
+    rules::Writes,
 };
 use moonc_ir::{
     Error,
@@ -152,7 +152,7 @@ pub(crate) fn generate(
         .collect();
     let writes = Writes::of(diff);
     let activity = Activity::analyze(function, &seeds, &|op| writes.by(op));
-    let written = written_roots(function);
+    let written = written_roots(function, &|op| writes.by(op));
     // Memref arguments may alias unless the function is a segment function
     // called with distinct buffers (see `checkpoint.rs`).
     let args_written =
@@ -192,7 +192,7 @@ pub(crate) fn generate(
         pushes: HashMap::new(),
         written,
         args_written,
-        last_writes: LastWrites::of(body, written_operands),
+        last_writes: LastWrites::of(body, &|op| writes.by(op)),
         reread: HashSet::new(),
         forward_iteration: HashMap::new(),
         reverse_iteration: HashMap::new(),

@@ -7,7 +7,6 @@ use crate::{
     activity::root,
     adjoint::{CallRule, ReverseState},
     request::Key,
-    rules::written_operands,
 };
 use mlir_sys as sys;
 use moonc_ir::{
@@ -56,10 +55,10 @@ pub(crate) fn prepare(ctx: Ctx, function: Op, parallel: bool) -> Result<(), Erro
 }
 
 /// The roots of the buffers `function` may write.
-pub(crate) fn written_roots(function: Op) -> HashSet<Value> {
+pub(crate) fn written_roots(function: Op, writes: &dyn Fn(Op) -> Vec<Value>) -> HashSet<Value> {
     let mut written = HashSet::new();
     for op in function.walk() {
-        for t in written_operands(op) {
+        for t in writes(op) {
             written.insert(root(t));
         }
     }
