@@ -13,7 +13,9 @@ use moonc_call::json::Json;
 pub static EVAL: Eval = Eval {
     name: "gmm",
     file: "bench/suite/workloads/shaped/gmm.mlir",
-    source: Some(include_str!("../../../bench/suite/workloads/shaped/gmm.mlir")),
+    source: Some(include_str!(
+        "../../../bench/suite/workloads/shaped/gmm.mlir"
+    )),
     functions: &[
         Function {
             name: "objective",
