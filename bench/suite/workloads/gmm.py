@@ -74,7 +74,7 @@ def jax_gmm(alpha, mu, q, l, x, gamma, m):
 
 def cases() -> list[Case]:
     out = []
-    for d, k in [(2, 5), (10, 25), (64, 10)]:
+    for d, k in [(2, 5), (10, 25), (64, 10), (64, 100)]:
         out.append(
             Case(
                 name=f"gmm_d{d}_k{k}",
@@ -88,6 +88,7 @@ def cases() -> list[Case]:
                 target=3.0,
             )
         )
-    # The hand-shaped form (still the one `moonc gradbench` serves).
-    out += [shaped(c) for c in out]
+    # The hand-shaped form, as separate rows (not at GradBench's largest
+    # size, d = 64, k = 100, which the suite adds for the plain form).
+    out += [shaped(c) for c in out[:3]]
     return out

@@ -1,10 +1,7 @@
 //! GradBench's `gmm`: `objective` calls `@gmm(alpha, mu, q, l, x, gamma,
 //! m)`, `jacobian` is its gradient with respect to `alpha`, `mu`, `q` and
-//! `l`. The input's `d`, `k` and `n` are implied by the shapes of the
-//! lists. The module served is the hand-shaped one
-//! (`bench/suite/workloads/shaped/gmm.mlir`): the form GradBench's
-//! reference writes (`workloads/gmm.mlir`) is not yet differentiated well
-//! enough to serve (see its header).
+//! `l` (see `workloads/gmm.mlir`). The input's `d`, `k` and `n` are
+//! implied by the shapes of the lists.
 
 use super::buffers::Arg;
 use super::evals::{Called, Eval, Function, How, Input, first_result, flat};
@@ -12,10 +9,8 @@ use moonc_call::json::Json;
 
 pub static EVAL: Eval = Eval {
     name: "gmm",
-    file: "bench/suite/workloads/shaped/gmm.mlir",
-    source: Some(include_str!(
-        "../../../bench/suite/workloads/shaped/gmm.mlir"
-    )),
+    file: "tools/moonc-gradbench/workloads/gmm.mlir",
+    source: Some(include_str!("../workloads/gmm.mlir")),
     functions: &[
         Function {
             name: "objective",

@@ -14,13 +14,11 @@
 //   %gamma, %m: the Wishart parameters. Returns GradBench's `objective`;
 //   its gradient with respect to arguments 0-3 is GradBench's `jacobian`.
 //
-// NOT SERVED YET: `moonc gradbench` serves the hand-shaped form
-// (bench/suite/workloads/shaped/gmm.mlir, points innermost) until reverse
-// mode handles this one's gradient well: Qtimesx's counter Lparamsidx,
-// carried through both loops, is taped rather than recomputed, with the
-// loads it indexes, and on moonrt's LIFO tape (the inner loop's trip count
-// depends on the outer one's): 500 MB of tape at d = 64, k = 10, 5 GB at
-// GradBench's largest size. The suite times it (the reported `gmm_*` rows).
+// Reverse mode inlines the helpers, recomputes Qtimesx's counter
+// Lparamsidx from the loop indices instead of taping it, and hoists the
+// load of x[i] out of the triangular inner loop (docs/autodiff.md). The
+// hand-shaped form served before (points innermost) is
+// bench/suite/workloads/shaped/gmm.mlir.
 
 !row = memref<?xf64, strided<[1], offset: ?>>
 

@@ -3,9 +3,9 @@
 // definition: precision Q^T Q, with the corrected sign).
 //
 // HAND-SHAPED (x transposed so that the points run innermost): timed as the
-// labelled `gmm_*_shaped` rows; the reported rows time the form GradBench's
-// reference writes (tools/moonc-gradbench/workloads/gmm.mlir). This one is
-// still the form `moonc gradbench` serves (see that file's header).
+// labelled `gmm_*_shaped` rows; the reported rows and `moonc gradbench` use
+// the form GradBench's reference writes (tools/moonc-gradbench/workloads/
+// gmm.mlir).
 //
 // func.func @gmm(%alpha: memref<?xf64>, %mu: memref<?x?xf64>,
 //                %q: memref<?x?xf64>, %l: memref<?x?xf64>,

@@ -46,7 +46,7 @@ mod sweep;
 use self::{
     checkpoint::{DISTINCT_ARGS, checkpoint_loops},
     parallel::PARALLEL_NEST,
-    prepare::{prepare, written_roots},
+    prepare::{counters_as_inductions, hoist_invariant_loads, prepare, written_roots},
     split::{split_forward, split_reverse},
 };
 use crate::{
@@ -132,6 +132,9 @@ pub(crate) fn generate(
         simplify(function)?;
     }
     prepare(ctx, function, diff.settings.parallel_reverse)?;
+    counters_as_inductions(function);
+    let writes = Writes::of(diff);
+    hoist_invariant_loads(function, &|op| writes.by(op));
     if !split {
         checkpoint_loops(diff, function, moonc_ir::options::tape_budget());
     }
@@ -150,7 +153,6 @@ pub(crate) fn generate(
         .filter(|&i| key.args[i] != Act::Const)
         .map(|i| args[i])
         .collect();
-    let writes = Writes::of(diff);
     let activity = Activity::analyze(function, &seeds, &|op| writes.by(op));
     let written = written_roots(function, &|op| writes.by(op));
     // Memref arguments may alias unless the function is a segment function

@@ -11,7 +11,7 @@ use crate::{
 use mlir_sys as sys;
 use moonc_ir::{
     Error,
-    ir::{Ctx, Op, Type, Value, error_at, run_passes},
+    ir::{Builder, Ctx, Op, Type, Value, error_at, run_passes},
     moon::Activity as Act,
 };
 use std::collections::HashSet;
@@ -52,6 +52,125 @@ pub(crate) fn prepare(ctx: Ctx, function: Op, parallel: bool) -> Result<(), Erro
         return Ok(());
     }
     run_on_function(function, &passes)
+}
+
+/// Rewrites the uses of index counters carried by `scf.for` loops
+/// (`%c' = %c + k`, k a constant, yielded) inside the loop's body as
+/// `init + (iv - lb) / step * k`, so that the reverse sweep recomputes them
+/// from the induction variable instead of taping each value (and the loads
+/// they index): `Lparamsidx++` in GradBench's gmm. The counter itself stays
+/// carried for the loop's result.
+pub(crate) fn counters_as_inductions(function: Op) {
+    for op in function.walk() {
+        if op.name() != "scf.for" {
+            continue;
+        }
+        let body = op.regions()[0].entry().expect("a body");
+        let yield_ = body.terminator().expect("a yield");
+        let iv = body.args()[0];
+        for (k, &carried) in body.args()[1..].iter().enumerate() {
+            let Some(add) = yield_.operand(k).defining_op() else {
+                continue;
+            };
+            let increment = match add.operands().as_slice() {
+                [a, b] if add.name() == "arith.addi" && *a == carried => index_constant(*b),
+                [a, b] if add.name() == "arith.addi" && *b == carried => index_constant(*a),
+                _ => None,
+            };
+            let (Some(increment), true) = (increment, carried.ty().is_index()) else {
+                continue;
+            };
+            let uses: Vec<Op> = carried.users().into_iter().filter(|&u| u != add).collect();
+            if uses.is_empty() {
+                continue;
+            }
+            let first = body.ops()[0];
+            let mut b = Builder::before(first);
+            let index = b.ctx.index();
+            let (lb, step) = (op.operand(0), op.operand(2));
+            let mut n = b.value("arith.subi", &[iv, lb], index, &[]);
+            if index_constant(step) != Some(1) {
+                n = b.value("arith.divsi", &[n, step], index, &[]);
+            }
+            if increment != 1 {
+                let k = b.index(increment);
+                n = b.value("arith.muli", &[n, k], index, &[]);
+            }
+            let value = b.value("arith.addi", &[op.operand(3 + k), n], index, &[]);
+            for u in uses {
+                for (i, v) in u.operands().into_iter().enumerate() {
+                    if v == carried {
+                        u.set_operand(i, value);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Moves the float loads of `scf.for` bodies whose memref and indices are
+/// defined outside the loop, from buffers no operation in the loop may
+/// write (`writes`), before the loop, under `scf.if lb < ub` (a load is
+/// never run where the loop would not have run it): the reverse sweep then
+/// tapes one value per loop instead of one per iteration (`x[i]` in the
+/// triangular inner loop of GradBench's gmm).
+pub(crate) fn hoist_invariant_loads(function: Op, writes: &dyn Fn(Op) -> Vec<Value>) {
+    // Innermost loops first: a load hoisted out of one is not hoisted again.
+    // Nests that were `scf.parallel` keep their flat bodies (parallel.rs).
+    for op in function.walk().into_iter().rev() {
+        if op.name() != "scf.for" || op.attr(super::parallel::PARALLEL_NEST).is_some() {
+            continue;
+        }
+        let body = op.regions()[0].entry().expect("a body");
+        let written: HashSet<Value> = op.walk().into_iter().flat_map(writes).map(root).collect();
+        for load in body.ops() {
+            let operands = load.operands();
+            if load.name() != "memref.load"
+                || !load.result(0).ty().is_float()
+                || written.contains(&root(operands[0]))
+                || operands.iter().any(|v| v.block().is_within(body))
+            {
+                continue;
+            }
+            let mut b = Builder::before(op);
+            let i1 = b.ctx.ty("i1");
+            let slt = b.ctx.attr("2 : i64");
+            let runs = b.value(
+                "arith.cmpi",
+                &[op.operand(0), op.operand(1)],
+                i1,
+                &[("predicate", slt)],
+            );
+            let ty = load.result(0).ty();
+            let (choice, then_block, else_block) = b.if_else(runs, &[ty]);
+            let then_yield =
+                Builder::at_end(then_block, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
+            load.move_before(then_yield);
+            then_yield.set_operands(&[load.result(0)]);
+            let mut eb = Builder::at_end(else_block, op.loc());
+            let zero = eb.float(ty, 0.0);
+            eb.create("scf.yield", &[zero], &[], &[], &[], &[]);
+            for u in load.result(0).users() {
+                if u != then_yield {
+                    for (i, v) in u.operands().into_iter().enumerate() {
+                        if v == load.result(0) {
+                            u.set_operand(i, choice.result(0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The value of an `arith.constant` of type index.
+fn index_constant(v: Value) -> Option<i64> {
+    let c = v.defining_op().filter(|d| d.name() == "arith.constant")?;
+    c.attr("value")?
+        .to_string()
+        .strip_suffix(" : index")?
+        .parse()
+        .ok()
 }
 
 /// The roots of the buffers `function` may write.

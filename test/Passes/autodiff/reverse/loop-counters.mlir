@@ -1,0 +1,58 @@
+// RUN: moonc-opt %s --moon-autodiff --moon-ndual-max-width=0 | FileCheck %s
+// RUN: moonc check %s --entry tri --args '[[0.1,0.2,0.3,0.4,0.5,0.6],[0.3,0.1,0.2,0.4]]' | FileCheck %s --check-prefix=CHECKED
+
+// Loops as GradBench's gmm writes Qtimesx (reverse/prepare.rs): an index
+// counter carried through a triangular loop nest (`li++`), and a load of
+// t[i] inside the inner loop from a buffer the loop does not write.
+// Reverse mode rewrites the counter's uses as `entry + (j - lb)`, so the
+// load it indexes is read again in the reverse sweep (l is never written)
+// and only the counter's entry value is taped, once per outer iteration;
+// t[i] moves before the inner loop, under `scf.if lb < ub`, so it is
+// taped once per outer iteration, in a buffer, instead of once per inner
+// iteration on moonrt's LIFO tape (the inner trip count depends on i).
+// CHECK-LABEL: func.func private @tri_vjp_dd_n(
+// CHECK-SAME: %[[L:[^:]*]]: memref<?xf64>
+// CHECK: scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %[[LI0:[^ ]*]] = %{{[^ ]*}})
+// CHECK: %[[LB:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[LB]], %{{.*}} : index
+// CHECK: %[[TI:.*]] = scf.if %[[RUNS]] -> (f64) {
+// CHECK: memref.load %{{.*}}[%[[I]]] : memref<?xf64>
+// CHECK: scf.for %[[J:[^ ]*]] = %[[LB]] to
+// CHECK: %[[OFF:.*]] = arith.subi %[[J]], %[[LB]] : index
+// CHECK: %[[LI:.*]] = arith.addi %[[LI0]], %[[OFF]] : index
+// CHECK: memref.load %[[L]][%[[LI]]] : memref<?xf64>
+// CHECK-NOT: moonrt_tape_push
+// CHECK: return
+// CHECKED: check: PASS
+
+func.func @tri(%l: memref<?xf64>, %x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %d = memref.dim %x, %c0 : memref<?xf64>
+  %t = memref.alloc(%d) : memref<?xf64>
+  scf.for %i = %c0 to %d step %c1 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %e = math.exp %v : f64
+    memref.store %e, %t[%i] : memref<?xf64>
+  }
+  %r:2 = scf.for %i = %c0 to %d step %c1 iter_args(%acc = %z, %li0 = %c0) -> (f64, index) {
+    %i1 = arith.addi %i, %c1 : index
+    %in:2 = scf.for %j = %i1 to %d step %c1 iter_args(%a = %acc, %li = %li0) -> (f64, index) {
+      %lv = memref.load %l[%li] : memref<?xf64>
+      %ti = memref.load %t[%i] : memref<?xf64>
+      %p = arith.mulf %lv, %ti : f64
+      %q = arith.mulf %p, %p : f64
+      %a2 = arith.addf %a, %q : f64
+      %li2 = arith.addi %li, %c1 : index
+      scf.yield %a2, %li2 : f64, index
+    }
+    scf.yield %in#0, %in#1 : f64, index
+  }
+  memref.dealloc %t : memref<?xf64>
+  return %r#0 : f64
+}
+func.func @grad(%l: memref<?xf64>, %dl: memref<?xf64>, %x: memref<?xf64>, %dx: memref<?xf64>) {
+  moon.grad @tri(%l, %x, %dl, %dx) : (memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+  return
+}
