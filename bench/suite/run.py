@@ -150,7 +150,7 @@ def run_jax(case: Case, moonc_result: dict, time_ms: int) -> dict:
     else:
         _, grads = derivative(*check_args)
         result["derivative_rel_err"] = max(rel_err(check["derivative"][i], g) for i, g in zip(argnums, grads))
-    result["agrees"] = max(result["value_rel_err"], result["derivative_rel_err"]) <= RTOL
+    result["agrees"] = max(result["value_rel_err"], result["derivative_rel_err"]) <= (case.rtol or RTOL)
     return result
 
 

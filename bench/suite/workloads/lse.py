@@ -29,12 +29,18 @@ def jax_lse(x):
 def cases() -> list[Case]:
     x = generate().tolist()
     common = dict(group="gradbench", mlir="lse.mlir", entry="lse", args=[x], jax=jax_lse, wrt=[0])
-    plain = Case(name="lse", target=2.0, **common)
+    # The reference differentiates through its max (GradBench's C++ and JAX
+    # tools do too); JAX's logsumexp stops its gradient. The max's adjoint,
+    # 1 - sum(softmax) with the sum in the program's order (1e-10 at
+    # n = 1e6), then lands on the argmax: agreement to 1e-7 of the largest
+    # element, not 1e-10. (The hand-shaped form sums in the same order both
+    # ways, so its adjoint is 0.)
+    plain = Case(name="lse", target=2.0, rtol=1e-7, **common)
     return [
         plain,
         # XLA runs a reduction this large on every core; so does moonc with
         # --parallel (docs/parallel.md).
-        Case(name="lse_parallel", moonc_options=["--parallel"],
+        Case(name="lse_parallel", moonc_options=["--parallel"], rtol=1e-7,
              note="moonc with --parallel (XLA uses every core here too)", **common),
         shaped(plain),
     ]

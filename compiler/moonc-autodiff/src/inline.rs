@@ -137,19 +137,15 @@ fn inline(call: Op, f: Op) {
     call.erase();
 }
 
-/// After inlining into `function`: the casts and views through which the
-/// helpers' arguments were passed fold into the loads and stores
-/// (canonicalization, fold-memref-alias-ops), so that the helpers' small
-/// stack arrays become values (SROA, mem2reg); common subexpressions are
-/// merged and loop invariants hoisted (an inlined helper's `memref.dim`
+/// After inlining into `function`: the helpers' small stack arrays that
+/// are indexed by constants only become values (SROA, mem2reg); common
+/// subexpressions are merged and loop invariants hoisted (an inlined helper's `memref.dim`
 /// inside a loop would hide the loop's trip count from tape buffers sized
 /// before the loop).
 pub(crate) fn simplify(function: Op) -> Result<(), Error> {
     // SAFETY: creating a pass has no preconditions.
     let passes = unsafe {
         [
-            sys::mlirCreateTransformsCanonicalizer(),
-            sys::mlirCreateMemRefFoldMemRefAliasOpsPass(),
             sys::mlirCreateTransformsSROA(),
             sys::mlirCreateTransformsMem2Reg(),
             sys::mlirCreateTransformsCSE(),
