@@ -117,24 +117,29 @@ fn inline(call: Op, f: Op) {
     let mut b = Builder::before(call);
     for &op in ops {
         let clone = b.insert(op.clone_detached());
-        // Operands of the copy and of the operations nested in it that
-        // name the callee's arguments or earlier results.
-        for o in std::iter::once(clone).chain(clone.walk()) {
-            let operands = o.operands();
-            if operands.iter().any(|v| mapping.contains_key(v)) {
-                let renamed: Vec<Value> = operands
-                    .iter()
-                    .map(|v| *mapping.get(v).unwrap_or(v))
-                    .collect();
-                o.set_operands(&renamed);
-            }
-        }
+        rename_operands(clone, &mapping);
         mapping.extend(op.results().into_iter().zip(clone.results()));
     }
     for (result, v) in call.results().into_iter().zip(ret.operands()) {
         result.replace_uses(*mapping.get(&v).unwrap_or(&v));
     }
     call.erase();
+}
+
+/// Renames by `mapping` the operands of `op` and of the operations nested
+/// in it (a copy's uses of values from outside it, such as a callee's
+/// arguments).
+pub(crate) fn rename_operands(op: Op, mapping: &HashMap<Value, Value>) {
+    for o in std::iter::once(op).chain(op.walk()) {
+        let operands = o.operands();
+        if operands.iter().any(|v| mapping.contains_key(v)) {
+            let renamed: Vec<Value> = operands
+                .iter()
+                .map(|v| *mapping.get(v).unwrap_or(v))
+                .collect();
+            o.set_operands(&renamed);
+        }
+    }
 }
 
 /// After inlining into `function`: the helpers' small stack arrays that

@@ -38,15 +38,10 @@ const SEGMENT: &str = "moon.segment";
 pub(crate) const DISTINCT_ARGS: &str = "moon.distinct_args";
 
 /// Segments the qualifying top-level loops of `function` by `budget`
-/// bytes (0: none). Returns the segment functions created.
-pub(crate) fn checkpoint_loops(
-    diff: &mut Differentiator,
-    function: Op,
-    budget: u64,
-) -> Vec<(String, Op)> {
-    let mut created = vec![];
+/// bytes (0: none), defining their segment functions in `diff`.
+pub(crate) fn checkpoint_loops(diff: &mut Differentiator, function: Op, budget: u64) {
     if budget == 0 {
-        return created;
+        return;
     }
     let body = function.regions()[0].entry().expect("a body");
     let written = written_roots(function, &written_operands);
@@ -67,10 +62,8 @@ pub(crate) fn checkpoint_loops(
             name.push('_');
         }
         let segment = outline(function, op, &plan, &name, budget);
-        diff.define(name.clone(), segment);
-        created.push((name, segment));
+        diff.define(name, segment);
     }
-    created
 }
 
 /// What segmenting a loop takes: the values it uses from outside (the
@@ -328,16 +321,7 @@ fn outline(function: Op, op: Op, plan: &Plan, name: &str, budget: u64) -> Op {
     }
     let segment_loop = fb.insert(op.clone_detached());
     segment_loop.set_operands(&args[..3 + inits.len()]);
-    for o in segment_loop.walk() {
-        let operands = o.operands();
-        if operands.iter().any(|v| renamed.contains_key(v)) {
-            let new: Vec<Value> = operands
-                .iter()
-                .map(|v| *renamed.get(v).unwrap_or(v))
-                .collect();
-            o.set_operands(&new);
-        }
-    }
+    crate::inline::rename_operands(segment_loop, &renamed);
     segment_loop.set_attr(SEGMENT, b.ctx.attr("unit"));
     fb.create("func.return", &segment_loop.results(), &[], &[], &[], &[]);
 
