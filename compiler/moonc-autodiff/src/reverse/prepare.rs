@@ -110,11 +110,13 @@ pub(crate) fn counters_as_inductions(function: Op) {
 
 /// Moves the float loads of `scf.for` bodies whose memref and indices are
 /// defined outside the loop, from buffers no operation in the loop may
-/// write (`writes`), before the loop, under `scf.if lb < ub` (a load is
+/// write (`writes`; an argument when the loop writes no argument, as they
+/// may alias), before the loop, under `scf.if lb < ub` (a load is
 /// never run where the loop would not have run it): the reverse sweep then
 /// tapes one value per loop instead of one per iteration (`x[i]` in the
 /// triangular inner loop of GradBench's gmm).
 pub(crate) fn hoist_invariant_loads(function: Op, writes: &dyn Fn(Op) -> Vec<Value>) {
+    let function_body = function.regions()[0].entry().expect("a body");
     // Innermost loops first: a load hoisted out of one is not hoisted again.
     // Nests that were `scf.parallel` keep their flat bodies (parallel.rs).
     for op in function.walk().into_iter().rev() {
@@ -123,11 +125,18 @@ pub(crate) fn hoist_invariant_loads(function: Op, writes: &dyn Fn(Op) -> Vec<Val
         }
         let body = op.regions()[0].entry().expect("a body");
         let written: HashSet<Value> = op.walk().into_iter().flat_map(writes).map(root).collect();
+        // Arguments may alias one another.
+        let argument = |r: &Value| r.defining_op().is_none() && r.block() == function_body;
+        let writes_argument = written.iter().any(argument);
         for load in body.ops() {
+            if load.name() != "memref.load" {
+                continue;
+            }
             let operands = load.operands();
-            if load.name() != "memref.load"
-                || !load.result(0).ty().is_float()
-                || written.contains(&root(operands[0]))
+            let r = root(operands[0]);
+            if !load.result(0).ty().is_float()
+                || written.contains(&r)
+                || writes_argument && argument(&r)
                 || operands.iter().any(|v| v.block().is_within(body))
             {
                 continue;

@@ -56,3 +56,26 @@ func.func @grad(%l: memref<?xf64>, %dl: memref<?xf64>, %x: memref<?xf64>, %dx: m
   moon.grad @tri(%l, %x, %dl, %dx) : (memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
   return
 }
+
+// A load from an argument stays in a loop that writes an argument (the two
+// may alias), though it looks invariant.
+// CHECK-LABEL: func.func private @alias_vjp_dd_(
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<?xf64>
+// CHECK: return
+func.func @alias(%x: memref<?xf64>, %y: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %y, %c0 : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%c0] : memref<?xf64>
+    %w = arith.mulf %v, %v : f64
+    memref.store %w, %y[%i] : memref<?xf64>
+  }
+  return
+}
+func.func @alias_grad(%x: memref<?xf64>, %dx: memref<?xf64>, %y: memref<?xf64>, %dy: memref<?xf64>) {
+  moon.vjp @alias(%x, %y, %dx, %dy) : (memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+  return
+}
