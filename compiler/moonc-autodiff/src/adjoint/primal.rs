@@ -163,6 +163,10 @@ impl ReverseState<'_> {
                     .expect("a result");
                 clone.result(i)
             }
+            Some(op) if self.recomputable_if(op) => {
+                self.recompute_if(op)?;
+                return Ok(self.materialized[&value]);
+            }
             Some(op) if value.ty().is_memref() => {
                 return Err(error_at(
                     op,
@@ -197,6 +201,51 @@ impl ReverseState<'_> {
                 name.as_str(),
                 "memref.dim" | "memref.get_global" | "ub.poison" | "vector.broadcast"
             )
+    }
+
+    /// Whether `op` is an `scf.if` whose branches only compute recomputable
+    /// values (see [`Self::recomputable`]): loop-invariant expressions
+    /// hoisted before their loop (`reverse::prepare::hoist_invariant_loads`).
+    fn recomputable_if(&self, op: Op) -> bool {
+        op.name() == "scf.if"
+            && op.regions().iter().all(|r| {
+                r.entry().is_some_and(|b| {
+                    let ops = b.ops();
+                    ops[..ops.len() - 1].iter().all(|&o| self.recomputable(o))
+                })
+            })
+    }
+
+    /// Recomputes the results of the [`Self::recomputable_if`] `op` in the
+    /// prologue of its block's reverse, with the same condition.
+    fn recompute_if(&mut self, op: Op) -> Result<(), Error> {
+        let mut mapping = HashMap::new();
+        let blocks: Vec<Block> = op.regions().iter().filter_map(|r| r.entry()).collect();
+        let inside = |v: &Value| blocks.iter().any(|&b| v.block().is_within(b));
+        let mut outside = vec![op.operand(0)];
+        for o in op.walk() {
+            outside.extend(o.operands().into_iter().filter(|v| !inside(v)));
+            if o.name() == "memref.load" {
+                self.reread.insert(root(o.operand(0)));
+            }
+        }
+        for v in outside {
+            if !mapping.contains_key(&v) {
+                let m = self.get(v)?;
+                mapping.insert(v, m);
+            }
+        }
+        let mut b = self.prologue(op.block()).expect("the scope exists");
+        let types: Vec<_> = op.results().iter().map(|v| v.ty()).collect();
+        let (clone, then_block, else_block) = b.if_else(mapping[&op.operand(0)], &types);
+        for (region, block) in op.regions().into_iter().zip([then_block, else_block]) {
+            let ops = region.entry().expect("a block").ops();
+            Builder::at_end(block, op.loc()).clone_remapped(&ops, &mut mapping);
+        }
+        for (v, m) in op.results().into_iter().zip(clone.results()) {
+            self.materialized.insert(v, m);
+        }
+        Ok(())
     }
 
     /// The value of a loop's block argument computed from the reverse

@@ -46,7 +46,10 @@ mod sweep;
 use self::{
     checkpoint::{DISTINCT_ARGS, checkpoint_loops},
     parallel::PARALLEL_NEST,
-    prepare::{counters_as_inductions, hoist_invariant_loads, prepare, written_roots},
+    prepare::{
+        counters_as_inductions, forward_scratch_loads, hoist_invariant_loads, prepare,
+        written_roots,
+    },
     split::{split_forward, split_reverse},
 };
 use crate::{
@@ -134,6 +137,7 @@ pub(crate) fn generate(
     prepare(ctx, function, diff.settings.parallel_reverse)?;
     counters_as_inductions(function);
     let writes = Writes::of(diff);
+    forward_scratch_loads(function, &|op| writes.by(op));
     hoist_invariant_loads(function, &|op| writes.by(op));
     if !split {
         checkpoint_loops(diff, function, moonc_ir::options::tape_budget());

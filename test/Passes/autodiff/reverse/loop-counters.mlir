@@ -1,27 +1,37 @@
 // RUN: moonc-opt %s --moon-autodiff --moon-ndual-max-width=0 | FileCheck %s
+// RUN: moonc check %s --entry rect --args '[[0.1,0.2,0.3,0.4,0.5,0.6],3]' | FileCheck %s --check-prefix=CHECKED-RECT
 // RUN: moonc check %s --entry tri --args '[[0.1,0.2,0.3,0.4,0.5,0.6],[0.3,0.1,0.2,0.4]]' | FileCheck %s --check-prefix=CHECKED
 
 // Loops as GradBench's gmm writes Qtimesx (reverse/prepare.rs): an index
 // counter carried through a triangular loop nest (`li++`), and a load of
 // t[i] inside the inner loop from a buffer the loop does not write.
-// Reverse mode rewrites the counter's uses as `entry + (j - lb)`, so the
-// load it indexes is read again in the reverse sweep (l is never written)
-// and only the counter's entry value is taped, once per outer iteration;
-// t[i] moves before the inner loop, under `scf.if lb < ub`, so it is
-// taped once per outer iteration, in a buffer, instead of once per inner
-// iteration on moonrt's LIFO tape (the inner trip count depends on i).
+// Reverse mode rewrites the counter's uses as closed forms of the
+// induction variables: at the start of outer iteration i (n = i - 0
+// iterations done, each running d - 1 - t inner ones) it is
+// 0 + (n (d - 1 - 0) - n (n - 1) / 2), and inside the inner loop that entry
+// plus (j - lb); so no counter value is taped and the load it indexes is
+// read again in the reverse sweep (l is never written). t[i] moves before
+// the inner loop, under `scf.if lb < ub`, so it is taped once per outer
+// iteration, in a buffer, instead of once per inner iteration on moonrt's
+// LIFO tape (the inner trip count depends on i).
 // CHECK-LABEL: func.func private @tri_vjp_dd_n(
 // CHECK-SAME: %[[L:[^:]*]]: memref<?xf64>
-// CHECK: scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %[[LI0:[^ ]*]] = %{{[^ ]*}})
+// CHECK: scf.for %[[I:[^ ]*]] = {{.*}} iter_args(
+// CHECK: %[[N:.*]] = arith.subi %[[I]], %{{.*}} : index
+// CHECK: %[[FULL:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHECK: %[[PAIRS:.*]] = arith.divsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[SUM:.*]] = arith.subi %[[FULL]], %[[PAIRS]] : index
+// CHECK: %[[ENTRY:.*]] = arith.addi %{{.*}}, %[[SUM]] : index
 // CHECK: %[[LB:.*]] = arith.addi %[[I]], %{{.*}} : index
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[LB]], %{{.*}} : index
 // CHECK: %[[TI:.*]] = scf.if %[[RUNS]] -> (f64) {
 // CHECK: memref.load %{{.*}}[%[[I]]] : memref<?xf64>
-// CHECK: scf.for %[[J:[^ ]*]] = %[[LB]] to
+// CHECK: scf.for %[[J:[^ ]*]] = %[[LB]] to {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %[[ENTRY]])
 // CHECK: %[[OFF:.*]] = arith.subi %[[J]], %[[LB]] : index
-// CHECK: %[[LI:.*]] = arith.addi %[[LI0]], %[[OFF]] : index
+// CHECK: %[[LI:.*]] = arith.addi %[[ENTRY]], %[[OFF]] : index
 // CHECK: memref.load %[[L]][%[[LI]]] : memref<?xf64>
 // CHECK-NOT: moonrt_tape_push
+// CHECK-NOT: xindex>
 // CHECK: return
 // CHECKED: check: PASS
 
@@ -54,6 +64,41 @@ func.func @tri(%l: memref<?xf64>, %x: memref<?xf64>) -> f64 {
 }
 func.func @grad(%l: memref<?xf64>, %dl: memref<?xf64>, %x: memref<?xf64>, %dx: memref<?xf64>) {
   moon.grad @tri(%l, %x, %dl, %dx) : (memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+  return
+}
+
+// The same counter through a rectangular nest (inner trip count m, the
+// same in every outer iteration): entry + (i - 0) * max(ceil((m - 0) / 1), 0).
+// CHECK-LABEL: func.func private @rect_vjp_dc_n(
+// CHECK: scf.for %[[I:[^ ]*]] =
+// CHECK: %[[N:.*]] = arith.subi %[[I]], %{{.*}} : index
+// CHECK: %[[T:.*]] = arith.ceildivsi
+// CHECK: %[[TRIPS:.*]] = arith.maxsi %[[T]], %{{.*}} : index
+// CHECK: %[[OFF:.*]] = arith.muli %[[N]], %[[TRIPS]] : index
+// CHECK-NOT: xindex>
+// CHECK: return
+// CHECKED-RECT: check: PASS
+func.func @rect(%l: memref<?xf64>, %m: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %n = memref.dim %l, %c0 : memref<?xf64>
+  %rows = arith.divui %n, %m : index
+  %r:2 = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %z, %k0 = %c0) -> (f64, index) {
+    %in:2 = scf.for %j = %c0 to %m step %c1 iter_args(%a = %acc, %k = %k0) -> (f64, index) {
+      %v = memref.load %l[%k] : memref<?xf64>
+      %s = math.sin %v : f64
+      %a2 = arith.addf %a, %s : f64
+      %k2 = arith.addi %k, %c1 : index
+      scf.yield %a2, %k2 : f64, index
+    }
+    %sq = arith.mulf %in#0, %in#0 : f64
+    scf.yield %sq, %in#1 : f64, index
+  }
+  return %r#0 : f64
+}
+func.func @rect_grad(%l: memref<?xf64>, %dl: memref<?xf64>, %m: index) {
+  moon.grad @rect(%l, %m, %dl) args [dup, const] : (memref<?xf64>, index, memref<?xf64>) -> ()
   return
 }
 
