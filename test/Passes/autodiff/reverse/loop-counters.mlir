@@ -71,10 +71,11 @@ func.func @grad(%l: memref<?xf64>, %dl: memref<?xf64>, %x: memref<?xf64>, %dx: m
 // same in every outer iteration): entry + (i - 0) * max(ceil((m - 0) / 1), 0).
 // CHECK-LABEL: func.func private @rect_vjp_dc_n(
 // CHECK: scf.for %[[I:[^ ]*]] =
-// CHECK: %[[N:.*]] = arith.subi %[[I]], %{{.*}} : index
 // CHECK: %[[T:.*]] = arith.ceildivsi
 // CHECK: %[[TRIPS:.*]] = arith.maxsi %[[T]], %{{.*}} : index
-// CHECK: %[[OFF:.*]] = arith.muli %[[N]], %[[TRIPS]] : index
+// CHECK: %[[OFF:.*]] = arith.muli %{{.*}}, %[[TRIPS]] : index
+// CHECK: %[[ENTRY:.*]] = arith.addi %{{.*}}, %[[OFF]] : index
+// CHECK: scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %[[ENTRY]])
 // CHECK-NOT: xindex>
 // CHECK: return
 // CHECKED-RECT: check: PASS
