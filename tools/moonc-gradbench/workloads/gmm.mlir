@@ -15,8 +15,9 @@
 //   its gradient with respect to arguments 0-3 is GradBench's `jacobian`.
 //
 // Reverse mode inlines the helpers, recomputes Qtimesx's counter
-// Lparamsidx from the loop indices instead of taping it, and hoists the
-// load of x[i] out of the triangular inner loop (docs/autodiff.md). The
+// Lparamsidx from the loop indices instead of taping it, reads xcentered
+// as x - mu (the expression subtract stored) and computes x[i] - mu[i]
+// once before the triangular inner loop (docs/autodiff.md). The
 // hand-shaped form served before (points innermost) is
 // bench/suite/workloads/shaped/gmm.mlir.
 

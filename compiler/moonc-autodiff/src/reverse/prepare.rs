@@ -310,7 +310,10 @@ pub(crate) fn forward_scratch_loads(function: Op, writes: &dyn Fn(Op) -> Vec<Val
             .any(|o| writes(o).into_iter().any(|t| root(t) == r))
     };
     // Loops only: the loads this erases are never visited again.
-    let loops = function.walk().into_iter().filter(|o| o.name() == "scf.for");
+    let loops = function
+        .walk()
+        .into_iter()
+        .filter(|o| o.name() == "scf.for");
     for fill in loops.collect::<Vec<_>>() {
         if fill.operands().len() != 3 {
             continue;
@@ -327,7 +330,12 @@ pub(crate) fn forward_scratch_loads(function: Op, writes: &dyn Fn(Op) -> Vec<Val
             let scratch = r
                 .defining_op()
                 .is_some_and(|d| matches!(d.name().as_str(), "memref.alloc" | "memref.alloca"));
-            if !scratch || fill.walk().into_iter().any(|o| o != store && writes_root(o, r)) {
+            if !scratch
+                || fill
+                    .walk()
+                    .into_iter()
+                    .any(|o| o != store && writes_root(o, r))
+            {
                 continue;
             }
             // The operations computing the stored value, in body order.
