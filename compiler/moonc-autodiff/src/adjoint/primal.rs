@@ -230,9 +230,8 @@ impl ReverseState<'_> {
             }
         }
         for v in outside {
-            if !mapping.contains_key(&v) {
-                let m = self.get(v)?;
-                mapping.insert(v, m);
+            if let std::collections::hash_map::Entry::Vacant(e) = mapping.entry(v) {
+                e.insert(self.get(v)?);
             }
         }
         let mut b = self.prologue(op.block()).expect("the scope exists");

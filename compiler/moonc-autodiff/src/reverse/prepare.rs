@@ -349,7 +349,7 @@ pub(crate) fn forward_scratch_loads(function: Op, writes: &dyn Fn(Op) -> Vec<Val
                 let name = op.name();
                 let reads_constant = |v: Value| {
                     let r = root(v);
-                    !written.contains(&r) && !(argument(r) && args_written)
+                    !(written.contains(&r) || argument(r) && args_written)
                 };
                 pure &= op.regions().is_empty()
                     && (name.starts_with("arith.")
