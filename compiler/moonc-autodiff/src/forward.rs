@@ -16,6 +16,7 @@ use crate::{
     inline::{inline_small_calls, simplify},
     request::{Differentiator, Key, Requested},
     rules::{self, Forward},
+    stack_arrays::unroll_stack_array_loops,
     tangent::{FunctionState, op_loc, tangent_type},
 };
 use moonc_ir::{
@@ -138,7 +139,8 @@ pub(crate) fn generate(
     function.remove_attr("arg_attrs");
     function.remove_attr("res_attrs");
     function.remove_attr("llvm.emit_c_interface");
-    if inline_small_calls(diff, function, diff.settings.inline_max_ops) {
+    let inlined = inline_small_calls(diff, function, diff.settings.inline_max_ops);
+    if unroll_stack_array_loops(function) || inlined {
         simplify(function)?;
     }
 

@@ -11,6 +11,7 @@ mod inline;
 pub mod request;
 pub mod reverse;
 pub mod rules;
+mod stack_arrays;
 pub mod tangent;
 
 use moonc_ir::{Error, ir::Op};

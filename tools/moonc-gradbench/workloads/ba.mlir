@@ -4,8 +4,9 @@
 // computeReprojError and computeZachWeightError, each taking its arrays by
 // reference (a C pointer into a row is a strided memref view here), and
 // the objective's two loops over the observations. Nothing is reshaped for
-// the AD's sake: moonc inlines the helpers before differentiating and turns
-// their small arrays into values (docs/autodiff.md, "Inlining"). The
+// the AD's sake: moonc inlines the helpers before differentiating, unrolls
+// the short loops over their small arrays and turns the arrays into values
+// (docs/autodiff.md, "Inlining helpers"). The
 // hand-shaped form the suite timed before (one scalar function per
 // observation, width 16) is bench/suite/workloads/shaped/ba.mlir.
 //

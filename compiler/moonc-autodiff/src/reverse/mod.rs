@@ -58,6 +58,7 @@ use crate::{
     inline::{inline_small_calls, simplify},
     request::{Differentiator, Key, Names, Requested},
     rules::Writes,
+    stack_arrays::unroll_stack_array_loops,
 };
 use moonc_ir::{
     Error,
@@ -131,7 +132,8 @@ pub(crate) fn generate(
     for attr in ["arg_attrs", "res_attrs", "llvm.emit_c_interface"] {
         function.remove_attr(attr);
     }
-    if inline_small_calls(diff, function, diff.settings.inline_max_ops) {
+    let inlined = inline_small_calls(diff, function, diff.settings.inline_max_ops);
+    if unroll_stack_array_loops(function) || inlined {
         simplify(function)?;
     }
     prepare(ctx, function, diff.settings.parallel_reverse)?;

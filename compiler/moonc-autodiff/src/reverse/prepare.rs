@@ -112,8 +112,8 @@ pub(crate) fn counters_as_inductions(function: Op) {
 /// k when `update` is `counter + k` (k an index constant).
 fn constant_increment(update: Op, counter: Value) -> Option<i64> {
     match update.operands().as_slice() {
-        [a, b] if update.name() == "arith.addi" && *a == counter => index_constant(*b),
-        [a, b] if update.name() == "arith.addi" && *b == counter => index_constant(*a),
+        [a, b] if update.name() == "arith.addi" && *a == counter => b.index_constant(),
+        [a, b] if update.name() == "arith.addi" && *b == counter => a.index_constant(),
         _ => None,
     }
 }
@@ -124,7 +124,7 @@ fn iteration_number(b: &mut Builder, op: Op) -> Value {
     let iv = op.regions()[0].entry().expect("a body").args()[0];
     let (lb, step) = (op.operand(0), op.operand(2));
     let n = b.value("arith.subi", &[iv, lb], index, &[]);
-    if index_constant(step) == Some(1) {
+    if step.index_constant() == Some(1) {
         n
     } else {
         b.value("arith.divsi", &[n, step], index, &[])
@@ -179,11 +179,11 @@ fn inner_counter_offset(b: &mut Builder, op: Op, yielded: Value, counter: Value)
     } else {
         let add = lb.defining_op().filter(|d| d.name() == "arith.addi")?;
         match add.operands().as_slice() {
-            [x, c] | [c, x] if *x == iv => index_constant(*c)?,
+            [x, c] | [c, x] if *x == iv => c.index_constant()?,
             _ => return None,
         }
     };
-    let unit = |v: Value| index_constant(v) == Some(1);
+    let unit = |v: Value| v.index_constant() == Some(1);
     if !(0..=1).contains(&a) || ub != op.operand(1) || !unit(step) || !unit(op.operand(2)) {
         return None;
     }
@@ -416,16 +416,6 @@ fn uncast(mut v: Value) -> Value {
         v = cast.operand(0);
     }
     v
-}
-
-/// The value of an `arith.constant` of type index.
-fn index_constant(v: Value) -> Option<i64> {
-    let c = v.defining_op().filter(|d| d.name() == "arith.constant")?;
-    c.attr("value")?
-        .to_string()
-        .strip_suffix(" : index")?
-        .parse()
-        .ok()
 }
 
 /// The roots of the buffers `function` may write.

@@ -369,6 +369,18 @@ impl Value {
         unsafe { sys::mlirValueIsAOpResult(self.0).then(|| Op(sys::mlirOpResultGetOwner(self.0))) }
     }
 
+    /// The value of the `arith.constant` of type index defining the value.
+    pub fn index_constant(self) -> Option<i64> {
+        let c = self
+            .defining_op()
+            .filter(|d| d.name() == "arith.constant")?;
+        c.attr("value")?
+            .to_string()
+            .strip_suffix(" : index")?
+            .parse()
+            .ok()
+    }
+
     /// Whether nothing uses the value.
     pub fn is_unused(self) -> bool {
         // SAFETY: the value is live.
