@@ -278,7 +278,10 @@ fn indices(s: &mut ReverseState, op: Op, first: usize) -> Result<Vec<Value>, Err
 }
 
 /// `y = load A[i]`: `dA[i] += dy`, atomically where iterations of a
-/// parallel reverse may share `dA[i]`.
+/// parallel reverse may share `dA[i]`. The addition is `nsz` (a zero
+/// derivative may come out as -0.0): after the reverse of a store into
+/// the same element zeroed it (`A[i] += v` as `load`, `addf`, `store`),
+/// LLVM then folds `0 + dy` and the shadow is not written at all.
 fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let result = op.result(0);
     if !s.has_adjoint(result) {
@@ -298,7 +301,10 @@ fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         return Ok(());
     }
     let old = s.b.value("memref.load", &operands, result.ty(), &[]);
-    let sum = s.b.value("arith.addf", &[old, adjoint], result.ty(), &[]);
+    let nsz = s.ctx().attr("#arith.fastmath<nsz>");
+    let sum = s
+        .b
+        .value("arith.addf", &[old, adjoint], result.ty(), &[("fastmath", nsz)]);
     let mut store = vec![sum];
     store.extend(operands);
     s.b.create("memref.store", &store, &[], &[], &[], &[]);

@@ -16,7 +16,7 @@
 // CHECK-NEXT: %[[COS:.*]] = math.cos %[[V]] : f64
 // CHECK-NEXT: %[[DV:.*]] = arith.mulf %[[S]], %[[COS]] : f64
 // CHECK-NEXT: %[[OLD:.*]] = memref.load %[[DA]][%[[I]]] : memref<?xf64>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] fastmath<nsz> : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DA]][%[[I]]] : memref<?xf64>
 // CHECK-NEXT: scf.yield %[[T]] : f64
 // CHECK-NEXT: }
@@ -62,7 +62,7 @@ func.func @caller(%a: memref<?xf64>, %da: memref<?xf64>, %n: index, %s: f64) -> 
 // CHECK-NEXT: %[[Q:.*]] = arith.mulf %[[V2]], %[[DM]] : f64
 // CHECK-NEXT: %[[DV:.*]] = arith.addf %[[P]], %[[Q]] : f64
 // CHECK-NEXT: %[[OLD:.*]] = memref.load %[[DA]][%[[RI]]] : memref<4xf64>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] fastmath<nsz> : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DA]][%[[RI]]] : memref<4xf64>
 // CHECK: memref.dealloc %[[TAPE]]
 func.func @sq(%a: memref<4xf64>, %b: memref<4xf64>) {
@@ -101,7 +101,7 @@ func.func @caller(%a: memref<4xf64>, %b: memref<4xf64>, %da: memref<4xf64>, %db:
 // CHECK-NEXT: %[[DV:.*]] = arith.mulf %[[DM]], %[[X]] : f64
 // CHECK-NEXT: %[[DX:.*]] = arith.mulf %[[V2]], %[[DM]] : f64
 // CHECK: %[[OLD:.*]] = memref.load %[[DA]][%[[I]]] : memref<4xf64>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] fastmath<nsz> : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DA]][%[[I]]] : memref<4xf64>
 func.func @scale(%a: memref<4xf64>, %x: f64) {
   %c0 = arith.constant 0 : index
@@ -199,7 +199,7 @@ func.func @self_copy_caller(%b: memref<4xf64>, %db: memref<4xf64>) {
 // CHECK: scf.for %[[I:[^ ]*]] =
 // CHECK: %[[DV:.*]] = memref.subview %[[DA]][%[[I]]] [4] [1] : memref<8xf64> to memref<4xf64, strided<[1], offset: ?>>
 // CHECK: %[[OLD:.*]] = memref.load %[[DV]][%{{.*}}]
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} fastmath<nsz> : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DV]][%{{.*}}]
 func.func @view(%a: memref<8xf64>, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
