@@ -302,9 +302,12 @@ fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     }
     let old = s.b.value("memref.load", &operands, result.ty(), &[]);
     let nsz = s.ctx().attr("#arith.fastmath<nsz>");
-    let sum = s
-        .b
-        .value("arith.addf", &[old, adjoint], result.ty(), &[("fastmath", nsz)]);
+    let sum = s.b.value(
+        "arith.addf",
+        &[old, adjoint],
+        result.ty(),
+        &[("fastmath", nsz)],
+    );
     let mut store = vec![sum];
     store.extend(operands);
     s.b.create("memref.store", &store, &[], &[], &[], &[]);
