@@ -278,10 +278,10 @@ fn indices(s: &mut ReverseState, op: Op, first: usize) -> Result<Vec<Value>, Err
 }
 
 /// `y = load A[i]`: `dA[i] += dy`, atomically where iterations of a
-/// parallel reverse may share `dA[i]`. The addition is `nsz` (a zero
-/// derivative may come out as -0.0): after the reverse of a store into
-/// the same element zeroed it (`A[i] += v` as `load`, `addf`, `store`),
-/// LLVM then folds `0 + dy` and the shadow is not written at all.
+/// parallel reverse may share `dA[i]`. In an in-place update
+/// ([`in_place_update`]) the addition is `nsz` (a zero derivative may come
+/// out as -0.0): the reverse of the update's store has just read `dA[i]`
+/// and zeroed it, so LLVM folds `0 + dy` and leaves the shadow alone.
 fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let result = op.result(0);
     if !s.has_adjoint(result) {
@@ -301,17 +301,36 @@ fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         return Ok(());
     }
     let old = s.b.value("memref.load", &operands, result.ty(), &[]);
-    let nsz = s.ctx().attr("#arith.fastmath<nsz>");
-    let sum = s.b.value(
-        "arith.addf",
-        &[old, adjoint],
-        result.ty(),
-        &[("fastmath", nsz)],
-    );
+    let attrs = if in_place_update(op) {
+        vec![("fastmath", s.ctx().attr("#arith.fastmath<nsz>"))]
+    } else {
+        vec![]
+    };
+    let sum =
+        s.b.value("arith.addf", &[old, adjoint], result.ty(), &attrs);
     let mut store = vec![sum];
     store.extend(operands);
     s.b.create("memref.store", &store, &[], &[], &[], &[]);
     Ok(())
+}
+
+/// Whether the load `op` is the read of an in-place update `A[i] += v`:
+/// its only use is an `arith.addf` whose only use stores it back to the
+/// same element, right after it in the same block.
+fn in_place_update(op: Op) -> bool {
+    let [add] = op.result(0).users()[..] else {
+        return false;
+    };
+    let Some(store) = add.results().first().and_then(|v| match v.users()[..] {
+        [u] => Some(u),
+        _ => None,
+    }) else {
+        return false;
+    };
+    add.name() == "arith.addf"
+        && store.name() == "memref.store"
+        && store.operands()[1..] == op.operands()[..]
+        && store.block() == op.block()
 }
 
 /// `store x, A[i]`: `dx += dA[i]; dA[i] = 0` (the old contents of A[i]

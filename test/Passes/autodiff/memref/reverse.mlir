@@ -16,7 +16,7 @@
 // CHECK-NEXT: %[[COS:.*]] = math.cos %[[V]] : f64
 // CHECK-NEXT: %[[DV:.*]] = arith.mulf %[[S]], %[[COS]] : f64
 // CHECK-NEXT: %[[OLD:.*]] = memref.load %[[DA]][%[[I]]] : memref<?xf64>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] fastmath<nsz> : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DA]][%[[I]]] : memref<?xf64>
 // CHECK-NEXT: scf.yield %[[T]] : f64
 // CHECK-NEXT: }
@@ -62,7 +62,7 @@ func.func @caller(%a: memref<?xf64>, %da: memref<?xf64>, %n: index, %s: f64) -> 
 // CHECK-NEXT: %[[Q:.*]] = arith.mulf %[[V2]], %[[DM]] : f64
 // CHECK-NEXT: %[[DV:.*]] = arith.addf %[[P]], %[[Q]] : f64
 // CHECK-NEXT: %[[OLD:.*]] = memref.load %[[DA]][%[[RI]]] : memref<4xf64>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] fastmath<nsz> : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DA]][%[[RI]]] : memref<4xf64>
 // CHECK: memref.dealloc %[[TAPE]]
 func.func @sq(%a: memref<4xf64>, %b: memref<4xf64>) {
@@ -101,7 +101,7 @@ func.func @caller(%a: memref<4xf64>, %b: memref<4xf64>, %da: memref<4xf64>, %db:
 // CHECK-NEXT: %[[DV:.*]] = arith.mulf %[[DM]], %[[X]] : f64
 // CHECK-NEXT: %[[DX:.*]] = arith.mulf %[[V2]], %[[DM]] : f64
 // CHECK: %[[OLD:.*]] = memref.load %[[DA]][%[[I]]] : memref<4xf64>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] fastmath<nsz> : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DA]][%[[I]]] : memref<4xf64>
 func.func @scale(%a: memref<4xf64>, %x: f64) {
   %c0 = arith.constant 0 : index
@@ -199,7 +199,7 @@ func.func @self_copy_caller(%b: memref<4xf64>, %db: memref<4xf64>) {
 // CHECK: scf.for %[[I:[^ ]*]] =
 // CHECK: %[[DV:.*]] = memref.subview %[[DA]][%[[I]]] [4] [1] : memref<8xf64> to memref<4xf64, strided<[1], offset: ?>>
 // CHECK: %[[OLD:.*]] = memref.load %[[DV]][%{{.*}}]
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} fastmath<nsz> : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DV]][%{{.*}}]
 func.func @view(%a: memref<8xf64>, %n: index) -> f64 {
   %c0 = arith.constant 0 : index
@@ -316,4 +316,38 @@ func.func @caller(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
   %one = arith.constant 1.0 : f64
   %r = moon.vjp @rewritten(%x, %dx, %one) args [dup] : (memref<?xf64>, memref<?xf64>, f64) -> f64
   return %r : f64
+}
+
+// -----
+
+// An in-place update `a[i] += x[i] * 2`: the reverse of its store reads
+// da[i] and zeroes it, and the reverse of its load adds da[i] back with
+// `nsz` (rules/memref.rs), which lets LLVM fold 0 + da[i] and leave da
+// alone; the other accumulation (into dx) is a plain addf.
+// CHECK-LABEL: func.func private @update_vjp_dd_(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?xf64>, %[[X:[^:]*]]: memref<?xf64>, %[[DA:[^:]*]]: memref<?xf64>, %[[DX:[^:]*]]: memref<?xf64>)
+// CHECK: %[[G:.*]] = memref.load %[[DA]][%[[I:.*]]] : memref<?xf64>
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT: memref.store %[[Z]], %[[DA]][%[[I]]] : memref<?xf64>
+// CHECK-NEXT: %[[OLD:.*]] = memref.load %[[DA]][%[[I]]] : memref<?xf64>
+// CHECK-NEXT: arith.addf %[[OLD]], %[[G]] fastmath<nsz> : f64
+// CHECK: %[[OLDX:.*]] = memref.load %[[DX]][
+// CHECK-NEXT: arith.addf %[[OLDX]], %{{.*}} : f64
+func.func @update(%a: memref<?xf64>, %x: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f64
+  %n = memref.dim %a, %c0 : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %xi = memref.load %x[%i] : memref<?xf64>
+    %v = arith.mulf %xi, %two : f64
+    %ai = memref.load %a[%i] : memref<?xf64>
+    %s = arith.addf %ai, %v : f64
+    memref.store %s, %a[%i] : memref<?xf64>
+  }
+  return
+}
+func.func @update_caller(%a: memref<?xf64>, %x: memref<?xf64>, %da: memref<?xf64>, %dx: memref<?xf64>) {
+  moon.vjp @update(%a, %x, %da, %dx) args [dup, dup] : (memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+  return
 }

@@ -183,7 +183,7 @@ func.func @caller(%x: f64) -> f64 {
 // CHECK: %[[V:.*]] = memref.load %[[X]][%[[J]]] : memref<?xf64>
 // CHECK-NEXT: %[[A2:.*]] = arith.addf %[[A]], %[[V]] : f64
 // CHECK: %[[OLD:.*]] = memref.load %[[DX]][%[[J]]] : memref<?xf64>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[S]] fastmath<nsz> : f64
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[S]] : f64
 // CHECK-NEXT: memref.store %[[NEW]], %[[DX]][%[[J]]] : memref<?xf64>
 // CHECK-NEXT: scf.yield %{{.*}}, %[[A2]] : index, f64
 // CHECK-NOT: scf.for
