@@ -358,7 +358,9 @@ pub(crate) fn forward_scratch_loads(function: Op, writes: &dyn Fn(Op) -> Vec<Val
                 needed.extend(op.operands().into_iter().filter(|v| v.block() == body));
                 tree.push(op);
             }
-            let uses_carried = needed.iter().any(|v| v.defining_op().is_none() && *v != iv);
+            let uses_carried = needed
+                .iter()
+                .any(|v| v.block() == body && v.defining_op().is_none() && *v != iv);
             if !pure || uses_carried || tree.len() > FORWARD_MAX_OPS {
                 continue;
             }
@@ -385,7 +387,9 @@ pub(crate) fn forward_scratch_loads(function: Op, writes: &dyn Fn(Op) -> Vec<Val
                     }
                     let mut mapping = HashMap::from([(iv, o[1])]);
                     Builder::before(load).clone_remapped(&tree, &mut mapping);
-                    load.result(0).replace_uses(mapping[&operands[0]]);
+                    // A value defined outside the loop (`B[j] = c`) is itself.
+                    let value = *mapping.get(&operands[0]).unwrap_or(&operands[0]);
+                    load.result(0).replace_uses(value);
                     load.erase();
                 }
             }

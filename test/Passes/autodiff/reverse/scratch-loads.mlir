@@ -1,4 +1,5 @@
 // RUN: moonc-opt %s --moon-autodiff --moon-ndual-max-width=0 --moon-tape-budget=0 | FileCheck %s
+// RUN: moonc check %s --entry filled --args '[[0.5,-1.0,2.0],1.5]' | FileCheck %s --check-prefix=CHECKED
 // RUN: moonc check %s --entry centered --args '[[0.1,0.2,0.3,0.4],[0.3,0.1,0.2,0.4],[0.5,-0.2,0.7,0.1,0.3,-0.4]]' | FileCheck %s --check-prefix=CHECKED
 
 // A scratch buffer filled by a loop, then read, as GradBench's gmm fills
@@ -86,5 +87,50 @@ func.func @grad(%x: memref<?xf64>, %mu: memref<?xf64>, %dmu: memref<?xf64>,
                 %l: memref<?xf64>, %dl: memref<?xf64>) {
   moon.grad @centered(%x, %mu, %l, %dmu, %dl) args [const, dup, dup]
       : (memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
+  return
+}
+
+// A buffer filled with a value from outside the loop (an argument, or
+// computed before the loop): its loads become that value, and the
+// filling loops go.
+// CHECK-LABEL: func.func private @filled_vjp_dc_n(
+// CHECK-SAME: %[[X:[^:]*]]: memref<?xf64>, %[[C:[^:]*]]: f64
+// CHECK: %[[C2:.*]] = arith.mulf %[[C]], %[[C]] : f64
+// CHECK-NOT: memref.store
+// CHECK: scf.for
+// CHECK: %[[XJ:.*]] = memref.load %[[X]][
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[C]], %[[XJ]] : f64
+// CHECK-NEXT: %[[Q:.*]] = arith.mulf %[[C2]], %[[XJ]] : f64
+// CHECK: return
+func.func @filled(%x: memref<?xf64>, %c: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %c2 = arith.mulf %c, %c : f64
+  %b = memref.alloc(%n) : memref<?xf64>
+  %b2 = memref.alloc(%n) : memref<?xf64>
+  scf.for %j = %c0 to %n step %c1 {
+    memref.store %c, %b[%j] : memref<?xf64>
+  }
+  scf.for %j = %c0 to %n step %c1 {
+    memref.store %c2, %b2[%j] : memref<?xf64>
+  }
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %bv = memref.load %b[%j] : memref<?xf64>
+    %b2v = memref.load %b2[%j] : memref<?xf64>
+    %xv = memref.load %x[%j] : memref<?xf64>
+    %p = arith.mulf %bv, %xv : f64
+    %q = arith.mulf %b2v, %xv : f64
+    %pq = arith.addf %p, %q : f64
+    %a = arith.addf %acc, %pq : f64
+    scf.yield %a : f64
+  }
+  memref.dealloc %b2 : memref<?xf64>
+  memref.dealloc %b : memref<?xf64>
+  return %r : f64
+}
+func.func @filled_grad(%x: memref<?xf64>, %dx: memref<?xf64>, %c: f64) {
+  moon.grad @filled(%x, %c, %dx) args [dup, const] : (memref<?xf64>, f64, memref<?xf64>) -> ()
   return
 }
