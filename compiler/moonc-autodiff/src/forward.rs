@@ -13,10 +13,9 @@
 use crate::{
     activity::Activity,
     expr,
-    inline::{inline_small_calls, simplify},
+    inline::inline_helpers,
     request::{Differentiator, Key, Requested},
     rules::{self, Forward},
-    stack_arrays::unroll_stack_array_loops,
     tangent::{FunctionState, op_loc, tangent_type},
 };
 use moonc_ir::{
@@ -139,10 +138,7 @@ pub(crate) fn generate(
     function.remove_attr("arg_attrs");
     function.remove_attr("res_attrs");
     function.remove_attr("llvm.emit_c_interface");
-    let inlined = inline_small_calls(diff, function, diff.settings.inline_max_ops);
-    if unroll_stack_array_loops(function) || inlined {
-        simplify(function)?;
-    }
+    inline_helpers(diff, function)?;
 
     let body = function.regions()[0];
     let entry = body.entry().expect("the function has a body");

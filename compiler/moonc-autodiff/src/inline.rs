@@ -10,7 +10,7 @@
 //! `ode` written with a helper per right-hand side took 55 ms for its
 //! gradient through split pairs and 14 ms inlined (n = 10,000, s = 100).
 
-use crate::{request::Differentiator, rules::blas};
+use crate::{request::Differentiator, rules::blas, stack_arrays::unroll_stack_array_loops};
 use mlir_sys as sys;
 use moonc_ir::{
     Error,
@@ -22,6 +22,18 @@ use std::collections::HashMap;
 /// calls they hold.
 const INLINE_DEPTH: usize = 4;
 
+/// Shapes `function` before it is differentiated, in either mode: inlines
+/// its small helpers ([`inline_small_calls`]), unrolls the short loops over
+/// its stack arrays (`stack_arrays.rs`), then, when either changed it,
+/// [`simplify`]s it.
+pub(crate) fn inline_helpers(diff: &Differentiator, function: Op) -> Result<(), Error> {
+    let inlined = inline_small_calls(diff, function, diff.settings.inline_max_ops);
+    if unroll_stack_array_loops(function) || inlined {
+        simplify(function)?;
+    }
+    Ok(())
+}
+
 /// Inlines into `function` the calls of small functions (at most `max_ops`
 /// operations, the functions they call included; one block each; no
 /// derivative requests, custom rules or recursion): inside loops, those
@@ -31,7 +43,7 @@ const INLINE_DEPTH: usize = 4;
 /// the function's top level, also those that allocate at their own top
 /// level (an objective calling the primal it differentiates). The calls an inlined body holds
 /// are considered in turn. Returns whether any call was inlined.
-pub(crate) fn inline_small_calls(diff: &Differentiator, function: Op, max_ops: usize) -> bool {
+fn inline_small_calls(diff: &Differentiator, function: Op, max_ops: usize) -> bool {
     let body = function.regions()[0].entry().expect("a body");
     let mut inlined = false;
     for _ in 0..INLINE_DEPTH {
@@ -147,7 +159,7 @@ pub(crate) fn rename_operands(op: Op, mapping: &HashMap<Value, Value>) {
 /// subexpressions are merged and loop invariants hoisted (an inlined helper's `memref.dim`
 /// inside a loop would hide the loop's trip count from tape buffers sized
 /// before the loop).
-pub(crate) fn simplify(function: Op) -> Result<(), Error> {
+fn simplify(function: Op) -> Result<(), Error> {
     // SAFETY: creating a pass has no preconditions.
     let passes = unsafe {
         [

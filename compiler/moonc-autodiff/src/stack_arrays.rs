@@ -3,7 +3,7 @@
 //! fills them in short loops (`for (i = 0; i < 3; i++)`), which leaves
 //! every element in memory, and in vector mode every tangent too, as
 //! `width` lanes of a shadow array. Fully unrolling those loops gives the
-//! arrays constant indices, so that SROA and mem2reg ([`crate::inline::simplify`])
+//! arrays constant indices, so that SROA and mem2reg (run by `inline::inline_helpers`)
 //! replace them by values: GradBench's ba written as its reference writes
 //! it (`rodrigues_rotate_point`, `project`).
 

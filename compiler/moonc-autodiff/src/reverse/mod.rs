@@ -55,10 +55,9 @@ use self::{
 use crate::{
     activity::Activity,
     adjoint::{LastWrites, ReverseState},
-    inline::{inline_small_calls, simplify},
+    inline::inline_helpers,
     request::{Differentiator, Key, Names, Requested},
     rules::Writes,
-    stack_arrays::unroll_stack_array_loops,
 };
 use moonc_ir::{
     Error,
@@ -132,10 +131,7 @@ pub(crate) fn generate(
     for attr in ["arg_attrs", "res_attrs", "llvm.emit_c_interface"] {
         function.remove_attr(attr);
     }
-    let inlined = inline_small_calls(diff, function, diff.settings.inline_max_ops);
-    if unroll_stack_array_loops(function) || inlined {
-        simplify(function)?;
-    }
+    inline_helpers(diff, function)?;
     prepare(ctx, function, diff.settings.parallel_reverse)?;
     counters_as_inductions(function);
     let writes = Writes::of(diff);

@@ -316,7 +316,7 @@ fn load_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
 
 /// Whether the load `op` is the read of an in-place update `A[i] += v`:
 /// its only use is an `arith.addf` whose only use stores it back to the
-/// same element, right after it in the same block.
+/// same element, in the same block.
 fn in_place_update(op: Op) -> bool {
     let [add] = op.result(0).users()[..] else {
         return false;
