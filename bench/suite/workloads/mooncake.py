@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from common import Case
+from common import Case, shaped
 
 
 def _sum(x):
@@ -102,7 +102,13 @@ def cases() -> list[Case]:
         ("large_single_block", "large_single_block", [[0.9, 0.99]], _large_single_block,
          "400 multiplications unrolled in Python under jit"),
     ]
-    return [
-        Case(name=name, group="mooncake", mlir="mooncake.mlir", entry=entry, args=args, jax=jax, note=note)
-        for name, entry, args, jax, note in rows
-    ]
+    # Rows also kept in a hand-shaped form (shaped/mooncake.mlir), as
+    # separate `<name>_shaped` rows.
+    with_shaped = {"kron_sum", "broadcast_sin_cos_exp", "simple_mlp"}
+    cases = []
+    for name, entry, args, jax, note in rows:
+        case = Case(name=name, group="mooncake", mlir="mooncake.mlir", entry=entry, args=args, jax=jax, note=note)
+        cases.append(case)
+        if name in with_shaped:
+            cases.append(shaped(case))
+    return cases
