@@ -1,7 +1,8 @@
 // Mooncake.jl's `kron_sum`, `broadcast_sin_cos_exp` and `simple_mlp`
 // (bench/run_benchmarks.jl), HAND-SHAPED: written so that moonc runs them
 // faster than their plain forms (no Kronecker product or broadcast stored,
-// a reassociated sum, relu as max, the products as explicit gemm calls).
+// kron_sum's sum reassociated, relu as max, the products as explicit gemm
+// calls).
 // The suite reports the plain forms (bench/suite/workloads/mooncake.mlir);
 // these are separate, labelled rows (`<name>_shaped`).
 
