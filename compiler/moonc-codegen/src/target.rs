@@ -33,7 +33,14 @@ pub enum Emit {
 /// trees that fill missing lanes with idempotent operations (`x * 1`): on
 /// the hand-blocked RK4 of `bench/suite`'s ode they made more shuffles than
 /// they saved (its primal as `moonc compile` builds it: 0.55 ms without
-/// them, as with LLVM 19, 0.90 ms with them).
+/// them, as with LLVM 19, 0.90 ms with them). `-disable-loop-idiom-memcpy`
+/// keeps a loop that also copies `a[i]` to `b[i]` one loop: LLVM otherwise
+/// moves the copy out into a `memcpy` call, which reads `a` again. Reverse
+/// mode's taping loops are such loops (the recomputed ode stage stores
+/// `y[i - 1]`, which it has just loaded, into the tape), as are the short
+/// tape-row copies of gmm's reverse sweep, where the call costs more than
+/// the copy: plain ode's gradient 3-4% faster, gmm's at d = 2 with 50 and
+/// 200 components 15-20% (`bench/results/suite-ab.txt`).
 fn initialize() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -44,6 +51,7 @@ fn initialize() {
             c"-force-ordered-reductions",
             c"-enable-loop-flatten",
             c"-slp-copyable-elements=false",
+            c"-disable-loop-idiom-memcpy",
         ];
         let pointers: Vec<_> = arguments.iter().map(|a| a.as_ptr()).collect();
         // SAFETY: NUL-terminated static strings, read during the call.
