@@ -193,8 +193,8 @@ void *moonrt_aligned_alloc(size_t alignment, size_t size);
 void moonrt_aligned_free(void *p);
 
 /*
- * Makes glibc's malloc keep freed memory for later allocations (buffers up
- * to 32 MiB from the heap, trimmed only above 1 GiB free) instead of
+ * Makes glibc's malloc keep freed memory for later allocations (buffers of
+ * any size from the heap, trimmed only above 1 GiB free) instead of
  * returning it to the system, so that code allocating the same large
  * buffers on every call does not take fresh pages each time. moonc calls it
  * at start; call it once before calling compiled code in a loop.

@@ -9,6 +9,9 @@ pub const M_TRIM_THRESHOLD: c_int = -1;
 /// `mallopt`'s parameter: the size from which `malloc` maps memory of its
 /// own (unmapped again by `free`) instead of using the heap.
 pub const M_MMAP_THRESHOLD: c_int = -3;
+/// `mallopt`'s parameter: the most blocks `malloc` maps of its own at once
+/// (0: none; every block then comes from the heap).
+pub const M_MMAP_MAX: c_int = -4;
 
 /// `dlopen`'s flag: resolve every symbol of the library at once.
 pub const RTLD_NOW: c_int = 2;
