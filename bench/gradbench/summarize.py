@@ -1,18 +1,33 @@
 #!/usr/bin/env python3
-"""Summarize a forward.py log: per description, median evaluate timing of
-primal/objective and gradient/jacobian, ratio, and analysis validity."""
-import json, statistics, sys
-for path in sys.argv[1:]:
-    recs = [json.loads(l) for l in open(path)]
-    byid = {}
-    rows = {}
-    order = []
-    valid = invalid = 0
-    fails = []
-    for r in recs:
+"""Summarize forward.py logs: per eval and size, the median `evaluate`
+timing of primal/objective and gradient/jacobian, their ratio, and the
+evals' validation.
+
+usage: summarize.py LOG...
+
+Logs of the same eval (named by their `define` message's module), from
+repeated runs, are combined: each size's time is then the median over the
+runs of each run's median (the calls of all runs counted), which keeps one
+run's excursion on a noisy machine out of the table, and the validations of
+all runs are counted."""
+import json
+import statistics
+import sys
+
+
+def read(path):
+    """One log: (module, sizes in order, {size: {function: (median, calls)
+    or None, "valid": [bool...]}}, failures, compile times)."""
+    byid, rows, order, fails, compile_ms = {}, {}, [], [], []
+    module = None
+    for line in open(path):
+        r = json.loads(line)
         m, resp = r["message"], r["response"]
         byid[m["id"]] = m
-        if m["kind"] == "evaluate":
+        if m["kind"] == "define":
+            module = m.get("module")
+            compile_ms += [t["nanoseconds"] / 1e6 for t in resp.get("timings") or []]
+        elif m["kind"] == "evaluate":
             d = m.get("description", "")
             if d not in rows:
                 rows[d] = {}
@@ -27,23 +42,47 @@ for path in sys.argv[1:]:
             of = byid[m["of"]]
             d = of.get("description", "")
             rows[d].setdefault("valid", []).append(m["valid"])
-            if m["valid"]: valid += 1
-            else:
-                invalid += 1
+            if not m["valid"]:
                 fails.append((d, of["function"], m.get("error")))
-        elif m["kind"] == "define":
-            print(f"# define success={resp.get('success')} compile_ms=" +
-                  str([t['nanoseconds']/1e6 for t in resp.get('timings') or []]))
-    print(f"# {path}: analyses valid={valid} invalid={invalid}")
-    print("| size | primal ms (runs) | deriv ms (runs) | ratio | valid |")
-    print("|---|---|---|---|---|")
-    for d in order:
-        row = rows[d]
-        p = row.get("primal") or row.get("objective")
-        g = row.get("gradient") or row.get("jacobian")
-        fmt = lambda x: f"{x[0]/1e6:.4g} ({x[1]})" if x else "FAIL"
-        ratio = f"{g[0]/p[0]:.2f}" if p and g else "-"
-        v = row.get("valid", [])
-        print(f"| {d} | {fmt(p)} | {fmt(g)} | {ratio} | {sum(v)}/{len(v)} |")
-    for f in fails:
-        print("FAIL:", f)
+    return module or path, order, rows, fails, compile_ms
+
+
+def combine(timings):
+    """The median of the runs' medians and the calls of all runs, or None
+    when a run failed."""
+    if not timings or any(t is None for t in timings):
+        return None
+    return statistics.median(t[0] for t in timings), sum(t[1] for t in timings)
+
+
+def main():
+    evals = {}
+    for path in sys.argv[1:]:
+        module, order, rows, fails, compile_ms = read(path)
+        evals.setdefault(module, []).append((path, order, rows, fails, compile_ms))
+    for module, logs in evals.items():
+        order = logs[0][1]
+        valid = sum(sum(r.get("valid", [])) for _, _, rows, _, _ in logs for r in rows.values())
+        total = sum(len(r.get("valid", [])) for _, _, rows, _, _ in logs for r in rows.values())
+        compile_ms = [c for log in logs for c in log[4]]
+        print(f"## {module}\n")
+        print(f"{len(logs)} run(s): {', '.join(log[0] for log in logs)}; compile ms {compile_ms}; "
+              f"analyses valid={valid} invalid={total - valid}\n")
+        print("| size | primal ms (calls) | deriv ms (calls) | ratio | valid |")
+        print("|---|---|---|---|---|")
+        for d in order:
+            per_run = [log[2].get(d, {}) for log in logs]
+            p = combine([r.get("primal", r.get("objective")) for r in per_run])
+            g = combine([r.get("gradient", r.get("jacobian")) for r in per_run])
+            fmt = lambda x: f"{x[0]/1e6:.4g} ({x[1]})" if x else "FAIL"
+            ratio = f"{g[0]/p[0]:.2f}" if p and g else "-"
+            v = [x for r in per_run for x in r.get("valid", [])]
+            print(f"| {d} | {fmt(p)} | {fmt(g)} | {ratio} | {sum(v)}/{len(v)} |")
+        print()
+        for log in logs:
+            for f in log[3]:
+                print("FAIL:", log[0], f)
+
+
+if __name__ == "__main__":
+    main()
