@@ -39,8 +39,9 @@ pub enum Emit {
 /// mode's taping loops are such loops (the recomputed ode stage stores
 /// `y[i - 1]`, which it has just loaded, into the tape), as are the short
 /// tape-row copies of gmm's reverse sweep, where the call costs more than
-/// the copy: plain ode's gradient 3-4% faster, gmm's at d = 2 with 50 and
-/// 200 components 15-20% (`bench/results/suite-ab.txt`).
+/// the copy: gmm's gradient at d = 2 13-18% faster with 25 to 100
+/// components, plain ode's 3-11% (`bench/results/ab-sizes.txt`, and
+/// `suite-ab.txt` for the suite's rows).
 fn initialize() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
