@@ -34,6 +34,22 @@ pub struct Settings {
     pub inline_max_ops: usize,
 }
 
+/// The attribute of a segment function whose memref arguments are distinct
+/// buffers (or unwritten), so that writing one leaves the others unchanged.
+pub const DISTINCT_ARGS: &str = "moon.distinct_args";
+
+/// The attribute of the loops reverse mode makes to run a primal loop's
+/// iterations backwards (`--moon-fuse-adjoint-loops` fuses runs of them).
+pub const REVERSE_LOOP: &str = "moon.reverse";
+
+/// The attribute of a segment function's loop listing the function's
+/// arguments (positions) that every iteration overwrites before reading.
+pub const OVERWRITTEN_ARGS: &str = "moon.overwritten_args";
+
+/// The attribute of a reverse loop listing the arguments (positions) of
+/// its function that are zero at the start of each of its iterations.
+pub const ZERO_SHADOWS: &str = "moon.zero_shadows";
+
 /// The default of [`Settings::inline_max_ops`].
 pub const INLINE_MAX_OPS: usize = 200;
 

@@ -9,6 +9,7 @@ pub mod blocked_loops;
 pub mod bufferize;
 pub mod collapse_dims;
 pub mod conv_to_gemm;
+pub mod fuse_adjoint_loops;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
 pub mod inline_alloca_scopes;
@@ -58,6 +59,7 @@ pub static PASSES: &[&PassInfo] = &[
     &conv_to_gemm::CONV_TO_GEMM,
     &collapse_dims::COLLAPSE_DIMS,
     &autodiff::AUTODIFF,
+    &fuse_adjoint_loops::FUSE_ADJOINT_LOOPS,
     &uniform_buffers::UNIFORM_BUFFERS,
     &linalg_to_blas::LINALG_TO_BLAS,
     &reductions_to_atomics::REDUCTIONS_TO_ATOMICS,

@@ -33,9 +33,7 @@ use std::collections::{HashMap, HashSet};
 /// The attribute of a segment function's loop, which is not segmented again.
 const SEGMENT: &str = "moon.segment";
 
-/// The attribute of a segment function whose memref arguments are distinct
-/// buffers (or unwritten), so that writing one leaves the others unchanged.
-pub(crate) const DISTINCT_ARGS: &str = "moon.distinct_args";
+pub(crate) use crate::{DISTINCT_ARGS, OVERWRITTEN_ARGS};
 
 /// Segments the qualifying top-level loops of `function` by `budget`
 /// bytes (0: none), defining their segment functions in `diff`.
@@ -323,6 +321,25 @@ fn outline(function: Op, op: Op, plan: &Plan, name: &str, budget: u64) -> Op {
     segment_loop.set_operands(&args[..3 + inits.len()]);
     crate::inline::rename_operands(segment_loop, &renamed);
     segment_loop.set_attr(SEGMENT, b.ctx.attr("unit"));
+    // The temporaries each iteration overwrites before reading: their
+    // shadows are zero again after each iteration's reverse.
+    let inner = op.regions()[0].entry().expect("a loop body");
+    let overwritten: Vec<String> = plan
+        .captured
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| {
+            v.defining_op()
+                .is_some_and(|d| d.name() == "memref.alloc" && overwritten_first(inner, **v))
+        })
+        .map(|(i, _)| (3 + inits.len() + i).to_string())
+        .collect();
+    if !overwritten.is_empty() {
+        let positions = b
+            .ctx
+            .attr(&format!("array<i64: {}>", overwritten.join(", ")));
+        segment_loop.set_attr(OVERWRITTEN_ARGS, positions);
+    }
     fb.create("func.return", &segment_loop.results(), &[], &[], &[], &[]);
 
     // The run-time choice: checkpoint when n iterations of T bytes of tape

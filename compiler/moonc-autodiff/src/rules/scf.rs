@@ -255,6 +255,7 @@ fn counted_loop(s: &mut ReverseState, n: Value, carried: &[Value], at: Op) -> (O
 /// backwards: iteration k = n - 1 - r, recorded for `op`'s inductions.
 fn backward_loop(s: &mut ReverseState, n: Value, carried: &[Value], op: Op) -> (Op, Builder, Op) {
     let (loop_, mut inner, yield_) = counted_loop(s, n, carried, op);
+    loop_.set_attr(crate::REVERSE_LOOP, s.ctx().attr("unit"));
     let r = loop_.regions()[0].entry().expect("a body").args()[0];
     let index = s.ctx().index();
     let one = inner.index(1);
@@ -262,6 +263,45 @@ fn backward_loop(s: &mut ReverseState, n: Value, carried: &[Value], op: Op) -> (
     let k = inner.value("arith.subi", &[last, r], index, &[]);
     s.reverse_iteration.insert(op, k);
     (loop_, inner, yield_)
+}
+
+/// Marks the reverse `loop_` of a segment loop `op` with the arguments of
+/// the adjoint function (positions, [`crate::ZERO_SHADOWS`]) that are
+/// zero at the start of each of its iterations: the shadows of the
+/// buffers every iteration overwrites before reading them, which the
+/// reverse of those writes zeroes (they are zero on entry, as every
+/// shadow of a temporary is).
+fn mark_zero_shadows(s: &mut ReverseState, op: Op, loop_: Op) {
+    let Some(positions) = op.attr(crate::OVERWRITTEN_ARGS) else {
+        return;
+    };
+    let (Some(primal), Some(adjoint)) = (function_of(op), function_of(loop_)) else {
+        return;
+    };
+    let (args, entry) = (
+        primal.regions()[0].entry().expect("a body").args(),
+        adjoint.regions()[0].entry().expect("a body"),
+    );
+    let zero: Vec<String> = positions
+        .int_array()
+        .iter()
+        .filter_map(|&p| s.existing_shadow(*args.get(p as usize)?))
+        .filter(|sh| sh.defining_op().is_none() && sh.block() == entry)
+        .map(|sh| sh.arg_number().to_string())
+        .collect();
+    if !zero.is_empty() {
+        let attr = s.ctx().attr(&format!("array<i64: {}>", zero.join(", ")));
+        loop_.set_attr(crate::ZERO_SHADOWS, attr);
+    }
+}
+
+/// The function that holds `op`.
+fn function_of(op: Op) -> Option<Op> {
+    let mut op = op.parent()?;
+    while op.name() != "func.func" {
+        op = op.parent()?;
+    }
+    Some(op)
 }
 
 /// `scf.for`: a loop over the iterations backwards, carrying the adjoints
@@ -308,6 +348,7 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     );
     let n = trip_count(&mut s.b, lb, ub, step);
     let (loop_, inner, yield_) = backward_loop(s, n, &seeds, op);
+    mark_zero_shadows(s, op, loop_);
     let r = loop_.regions()[0].entry().expect("a body").args();
     let seeds: Vec<(Value, Value)> = carried
         .iter()

@@ -31,6 +31,9 @@ namespace mlir::moon {
 //   differentiation and batching, which moonc runs before this pipeline,
 //   and before linalg becomes loops; the smaller ones stay linalg;
 // - linalg (on memrefs) and vector transfers then become scf loops;
+// - runs of reverse-sweep loops over one range become one loop of
+//   independent iterations (moon-fuse-adjoint-loops, a Rust pass), before
+//   the passes below look at loop bodies;
 // - f64 exps in loops that compute no other library math function are
 //   computed inline (moon-inline-exp, a Rust pass: the pipeline is built
 //   only where moonc's passes are registered), then loops taking the sine
@@ -73,7 +76,7 @@ namespace mlir::moon {
 const char *const kCpuPipeline =
     "moon-bufferize,moon-uniform-buffers,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
-    "moon-inline-exp,moon-share-sincos,scf-forall-to-for,moon-blocked-loops,"
+    "moon-fuse-adjoint-loops,moon-inline-exp,moon-share-sincos,scf-forall-to-for,moon-blocked-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"

@@ -13,16 +13,21 @@
 // moon.checkpoint lists its operand) into row j of a checkpoint buffer.
 // The reverse sweep copies row j back into %u and calls the segment's
 // adjoint function, which recomputes the segment, taping it, and reverses
-// it.
+// it (its loops marked moon.reverse).
 // CHECK-LABEL: func.func private @step_vjp_dc_n__segment6(
 // CHECK-SAME: %[[LO:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[STEP:[^:]*]]: index, %[[N:[^:]*]]: index, %[[U:[^:]*]]: memref<?xf64>, %[[T:[^:]*]]: memref<?xf64>) attributes {moon.distinct_args}
 // CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %[[STEP]] {
 // CHECK: math.sin
-// CHECK: } {moon.segment}
+// CHECK: } {moon.overwritten_args = array<i64: 5>, moon.segment}
 // CHECK-NEXT: return
+// %tmp (argument 5) is overwritten before it is read in every step, so its
+// shadow (argument 7 of the adjoint) is zero when each step's reverse
+// starts (moon.zero_shadows, read by --moon-fuse-adjoint-loops).
 // CHECK-LABEL: func.func private @step_vjp_dc_n__segment6_vjp_ccccdd_(
 // CHECK: math.sin
 // CHECK: math.cos
+// CHECK: } {moon.reverse}
+// CHECK-NEXT: } {moon.reverse, moon.zero_shadows = array<i64: 7>}
 // CHECK-LABEL: func.func private @step_vjp_dc_n(
 // CHECK: %[[UB:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK: %[[TB:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
