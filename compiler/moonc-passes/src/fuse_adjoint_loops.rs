@@ -49,10 +49,18 @@ load; the loop between them has no tests.
 
 A value passed from one loop to the next through memory is thus
 recomputed from its inputs wherever it is needed rather than stored and
-loaded: on plain RK4 (GradBench's `ode`), a step's eight reverse loops
-(about 60 streams through memory per element) become one loop (about 20).
-The run is left alone when the fused loop would compute more than
-`max-growth` times the operations of the loops it replaces.
+loaded. When the loop whose body holds the run lists buffers in
+`moon.zero_shadows` (reverse mode does, for the shadows of the
+temporaries a checkpointed segment overwrites in every step: they are
+zero whenever a step's reverse starts), the first run of the body takes
+them as zero: it never loads them, stores them only where their final
+value is not zero, and takes `0 + v` on one of their elements as `v` (a
+shadow's accumulation then keeps the sign of a contribution of -0). On
+plain RK4 (GradBench's `ode`), a step's eight reverse loops, about 60
+streams through memory per element, become one loop of 11 (the state's
+adjoint, the gradient, `x` and the four tape rows). The run is left alone
+when the fused loop would compute more than `max-growth` times the
+operations of the loops it replaces.
 
 `moon-cpu-pipeline` runs it after linalg becomes loops. Before:
 
@@ -600,6 +608,13 @@ impl Run {
 }
 
 impl Run {
+    /// Whether `r` is an element of a buffer that holds zero at relative
+    /// position `s` (so that `0 + v` may be taken as `v`: a shadow's
+    /// accumulation then keeps the sign of a contribution of -0).
+    fn is_zero_element(&self, r: Ref, s: i64, interior: bool) -> bool {
+        matches!(self.nodes[r.0], Node::Init(_) | Node::Select(..)) && self.is_zero(r, s, interior)
+    }
+
     /// Whether node `r` is zero at relative position `s`, as the interior
     /// loop (`interior`) or the others evaluate it.
     fn is_zero(&self, r: Ref, s: i64, interior: bool) -> bool {
@@ -1063,6 +1078,17 @@ impl Emitter<'_> {
             }
             Node::Outside(v) => v,
             Node::Apply(op, args) => {
+                // Adding to an element of a buffer that is zero there (a
+                // shadow nothing has reached yet) gives the addend.
+                if op.name() == "arith.addf" {
+                    for (z, other) in [(0, 1), (1, 0)] {
+                        if self.run.is_zero_element(args[z], s, body.interior) {
+                            let v = self.eval(body, args[other], Pos::Rel(s));
+                            body.memo.insert((n, s), v);
+                            return v;
+                        }
+                    }
+                }
                 let args: Vec<Value> = args
                     .iter()
                     .map(|&a| self.eval(body, a, Pos::Rel(s)))
