@@ -57,8 +57,8 @@ them as zero: it never loads them, stores them only where their final
 value is not zero, and takes `0 + v` on one of their elements as `v` (a
 shadow's accumulation then keeps the sign of a contribution of -0). On
 plain RK4 (GradBench's `ode`), a step's eight reverse loops, about 60
-streams through memory per element, become one loop of 11 (the state's
-adjoint, the gradient, `x` and the four tape rows). The run is left alone
+streams through memory per element, become one loop of 9 (the state's
+adjoint and the gradient, read and written, `x` and the four tape rows). The run is left alone
 when the fused loop would compute more than `max-growth` times the
 operations of the loops it replaces.
 
