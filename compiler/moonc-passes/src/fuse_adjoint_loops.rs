@@ -601,6 +601,12 @@ impl Run {
             }
         }
         emit(&self, &plan);
+        tracing::debug!(
+            loops = self.loops,
+            zero = self.bufs.iter().filter(|b| b.zero).count(),
+            interior = plan.interior.is_some(),
+            "fused a run of reverse loops"
+        );
         for op in self.absorbed.iter().rev() {
             op.erase();
         }
