@@ -322,8 +322,9 @@ impl Run {
         }
     }
 
-    /// The buffer `memref[indices]` names, its last index left out when
-    /// `last_varies`; `None` when the memref might alias another.
+    /// The buffer of `memref` with the leading indices `prefix` (elements
+    /// indexed by the last index), of `rank` 0 or more; `None` when the
+    /// memref might alias another.
     fn buffer(&mut self, memref: Value, prefix: Vec<Value>, rank: usize) -> Option<usize> {
         if !distinct_root(memref) {
             return None;
@@ -614,6 +615,20 @@ impl Run {
 }
 
 impl Run {
+    /// Whether the condition `cond` of a select holds in the interior loop:
+    /// the range of a loop of the run does (the interior lies inside every
+    /// such range, at every offset it is tested at), that of an element
+    /// written at a constant index does not (the interior starts after it).
+    fn holds_inside(&self, cond: NodeId) -> bool {
+        matches!(
+            self.nodes[cond],
+            Node::InRange(Range {
+                hi: Hi::Bound(_),
+                ..
+            })
+        )
+    }
+
     /// Whether `r` is an element of a buffer that holds zero at relative
     /// position `s` (so that `0 + v` may be taken as `v`: a shadow's
     /// accumulation then keeps the sign of a contribution of -0).
@@ -635,13 +650,7 @@ impl Run {
             Node::Outside(v) => v.defining_op().is_some_and(is_zero_constant),
             Node::Select(cond, then, otherwise) => {
                 if interior {
-                    let holds = matches!(
-                        self.nodes[*cond],
-                        Node::InRange(Range {
-                            hi: Hi::Bound(_),
-                            ..
-                        })
-                    );
+                    let holds = self.holds_inside(*cond);
                     self.is_zero(if holds { *then } else { *otherwise }, s, true)
                 } else {
                     self.is_zero(*then, s, false) && self.is_zero(*otherwise, s, false)
@@ -988,13 +997,7 @@ impl<'a> Walk<'a> {
             Node::Select(cond, then, otherwise) => {
                 if self.interior {
                     self.visit((*cond, Pos::Rel(0)), Pos::Rel(s));
-                    let holds = matches!(
-                        run.nodes[*cond],
-                        Node::InRange(Range {
-                            hi: Hi::Bound(_),
-                            ..
-                        })
-                    );
+                    let holds = run.holds_inside(*cond);
                     self.visit(if holds { *then } else { *otherwise }, Pos::Rel(s));
                 } else {
                     self.visit(*then, Pos::Rel(s));
@@ -1107,13 +1110,7 @@ impl Emitter<'_> {
             }
             Node::Select(cond, then, otherwise) => {
                 if body.interior {
-                    let holds = matches!(
-                        self.run.nodes[cond],
-                        Node::InRange(Range {
-                            hi: Hi::Bound(_),
-                            ..
-                        })
-                    );
+                    let holds = self.run.holds_inside(cond);
                     self.eval(body, if holds { then } else { otherwise }, Pos::Rel(s))
                 } else {
                     let c = self.eval_rel(body, cond, s);
