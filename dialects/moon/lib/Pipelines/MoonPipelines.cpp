@@ -76,7 +76,8 @@ namespace mlir::moon {
 const char *const kCpuPipeline =
     "moon-bufferize,moon-uniform-buffers,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
-    "moon-fuse-adjoint-loops,moon-inline-exp,moon-share-sincos,scf-forall-to-for,moon-blocked-loops,"
+    "moon-fuse-adjoint-loops,moon-inline-exp,moon-share-sincos,"
+    "scf-forall-to-for,moon-blocked-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"
