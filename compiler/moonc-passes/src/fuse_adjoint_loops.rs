@@ -29,10 +29,12 @@ mode made (marked `moon.reverse`), with only these between them: loads and
 stores at constant indices and arithmetic. Each loop of a run must run over
 the elements `[lo, hi)` of one range (`lo` a constant, `hi` the same value
 for every loop), have a body of loads, stores and `arith`/`math` operations
-only, access each buffer it writes at a single offset from the element
-(`%x[%i - 1]`), write only one-dimensional buffers, and touch only
-buffers that cannot alias (allocations, or arguments of a function marked
-`moon.distinct_args`).
+only, write only one-dimensional buffers, and touch only buffers that
+cannot alias (allocations, or arguments of a function marked
+`moon.distinct_args`). A buffer a loop writes it must access at a single
+offset from the element (`%x[%i - 1]`), or only add into, once per offset
+(`ȳ[i - 1] += a`, `ȳ[i] += b`: the reverse of a two-point stencil), each
+element then receiving its additions in the loop's order.
 
 The run is then evaluated symbolically: after it, each buffer it writes
 holds, at element `e`, an expression of what the buffers held before it at
@@ -276,6 +278,8 @@ struct Run {
     original_ops: usize,
     /// The memrefs that hold zeros when the run starts.
     zero: HashSet<Value>,
+    /// The stores that add into a buffer at several offsets of a loop.
+    accumulations: usize,
 }
 
 impl Run {
@@ -443,6 +447,11 @@ impl Run {
         let mut current: HashMap<(usize, i64), Ref> = HashMap::new();
         let mut offsets: HashMap<usize, HashSet<i64>> = HashMap::new();
         let mut written: Vec<(usize, i64)> = vec![];
+        // Stores `b[e + c] = b[e + c] + w` of a value loaded right before
+        // and used only there: (buffer, offset, the addition, w, whether
+        // the loaded value is its first operand).
+        let mut accumulations: Vec<(usize, i64, Op, Ref, bool)> = vec![];
+        let mut loads: HashMap<usize, usize> = HashMap::new();
         let mut count = 0;
         for op in body.ops() {
             count += 1;
@@ -469,6 +478,7 @@ impl Run {
                         Pos::Rel(c)
                     };
                     if name == "memref.load" {
+                        *loads.entry(b).or_default() += 1;
                         let state = self.bufs[b].state;
                         let v = *current
                             .get(&(b, c))
@@ -479,6 +489,9 @@ impl Run {
                             return None; // a reduction into a scalar
                         }
                         let v = self.body_value(&values, body, operands[0])?;
+                        if let Some(acc) = accumulation(op, &values) {
+                            accumulations.push((b, c, acc.0, acc.1, acc.2));
+                        }
                         current.insert((b, c), v);
                         if !written.contains(&(b, c)) {
                             written.push((b, c));
@@ -509,13 +522,44 @@ impl Run {
                 _ => return None,
             }
         }
-        // Each buffer the loop writes it accesses at one offset: its
-        // iterations then touch distinct elements and commute.
+        // Each buffer the loop writes it accesses at one offset (its
+        // iterations then touch distinct elements and commute), or only
+        // accumulates into, once per offset: then each element receives
+        // one addition per offset, from the iteration at `e - c`, the
+        // smaller offsets first (the iterations run backwards).
+        let mut accumulated: Vec<usize> = vec![];
         for &(b, _) in &written {
-            if offsets[&b].len() != 1 || !self.bufs[b].buf.prefix.is_empty() {
+            if !self.bufs[b].buf.prefix.is_empty() {
                 return None;
             }
+            if offsets[&b].len() == 1 || accumulated.contains(&b) {
+                continue;
+            }
+            let ours = accumulations.iter().filter(|a| a.0 == b).count();
+            let stores = written.iter().filter(|w| w.0 == b).count();
+            if ours != offsets[&b].len() || stores != ours || loads.get(&b) != Some(&ours) {
+                return None;
+            }
+            accumulated.push(b);
         }
+        accumulations.retain(|a| accumulated.contains(&a.0));
+        self.accumulations += accumulations.len();
+        accumulations.sort_by_key(|a| (a.0, a.1));
+        for (b, c, add, w, loaded_first) in accumulations {
+            let old = self.bufs[b].state;
+            let w = (w.0, Pos::Rel(-c).then(w.1));
+            let args = if loaded_first {
+                vec![old, w]
+            } else {
+                vec![w, old]
+            };
+            let sum = self.node(Node::Apply(add, args));
+            let cond = self.node(Node::InRange(range.shifted(c)));
+            let select = self.node(Node::Select(cond, (sum, Pos::Rel(0)), old));
+            self.bufs[b].state = (select, Pos::Rel(0));
+            self.bufs[b].written.push(range.shifted(c));
+        }
+        written.retain(|w| !accumulated.contains(&w.0));
         for (b, c) in written {
             let v = current[&(b, c)];
             let shifted = (v.0, Pos::Rel(-c).then(v.1));
@@ -605,6 +649,7 @@ impl Run {
         tracing::debug!(
             loops = self.loops,
             zero = self.bufs.iter().filter(|b| b.zero).count(),
+            accumulations = self.accumulations,
             interior = plan.interior.is_some(),
             "fused a run of reverse loops"
         );
@@ -668,6 +713,30 @@ fn is_zero_constant(op: Op) -> bool {
         && op
             .attr("value")
             .is_some_and(|a| a.to_string().starts_with("0.000000e+00"))
+}
+
+/// For a store `b[i] = b[i] + w` (or `w + b[i]`) of a sum used only
+/// there, of a load of `b[i]` (the same indices) used only there: the
+/// addition, `w` and whether the loaded value comes first.
+fn accumulation(store: Op, values: &HashMap<Value, Ref>) -> Option<(Op, Ref, bool)> {
+    let add = store.operand(0).defining_op()?;
+    if add.name() != "arith.addf" || add.result(0).users().len() != 1 {
+        return None;
+    }
+    for (loaded, other) in [(0, 1), (1, 0)] {
+        let Some(load) = add.operand(loaded).defining_op() else {
+            continue;
+        };
+        let same = load.name() == "memref.load"
+            && load.block() == store.block()
+            && load.operands() == store.operands()[1..]
+            && load.result(0).users().len() == 1;
+        if same {
+            let w = *values.get(&add.operand(other))?;
+            return Some((add, w, loaded == 0));
+        }
+    }
+    None
 }
 
 /// The ancestor of `op` in `block` (or `op`).

@@ -191,3 +191,53 @@ func.func private @descending(%n: index, %u: memref<?xf64>, %yb: memref<?xf64>) 
   } {moon.reverse}
   return
 }
+
+// -----
+
+// The reverse of a two-point stencil `t[i] = (u[i - 1] - u[i]) * w` adds
+// to ū at two offsets in one loop: fused with the loop before it, ū[e]
+// takes its own addition and that of element e + 1, in the loop's order
+// (element e + 1's iteration runs first).
+// CHECK-LABEL: func.func private @stencil(
+// CHECK-SAME: %[[N:[^:]*]]: index, %[[TB:[^:]*]]: memref<?xf64>, %[[UB:[^:]*]]: memref<?xf64>, %[[W:[^:]*]]: f64)
+// CHECK-NOT: moon.reverse
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[P1:[^ ]*]] step
+// CHECK: scf.for %[[E:[^ ]*]] = %[[P1]] to %{{.*}} step
+// CHECK-NOT: scf.if
+// CHECK: %[[E1:.*]] = arith.addi %[[E]], %{{.*}} : index
+// CHECK-DAG: memref.load %[[TB]][%[[E1]]]
+// CHECK-DAG: memref.load %[[UB]][%[[E]]]
+// CHECK: memref.store %{{.*}}, %[[UB]][%[[E]]]
+// CHECK-NEXT: }
+// CHECK-NOT: moon.reverse
+// CHECK: return
+func.func private @stencil(%n: index, %tb: memref<?xf64>, %ub: memref<?xf64>, %w: f64) attributes {moon.distinct_args} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %t0 = arith.maxsi %n, %c0 : index
+  scf.for %r = %c0 to %t0 step %c1 {
+    %last = arith.subi %t0, %c1 : index
+    %i = arith.subi %last, %r : index
+    %a = memref.load %tb[%i] : memref<?xf64>
+    %b = arith.mulf %a, %w : f64
+    memref.store %b, %tb[%i] : memref<?xf64>
+  } {moon.reverse}
+  %m = arith.subi %n, %c1 : index
+  %t1 = arith.maxsi %m, %c0 : index
+  scf.for %r = %c0 to %t1 step %c1 {
+    %last = arith.subi %t1, %c1 : index
+    %j = arith.subi %last, %r : index
+    %i = arith.addi %j, %c1 : index
+    %g = memref.load %tb[%i] : memref<?xf64>
+    memref.store %zero, %tb[%i] : memref<?xf64>
+    %ng = arith.negf %g : f64
+    %y = memref.load %ub[%j] : memref<?xf64>
+    %s = arith.addf %y, %g : f64
+    memref.store %s, %ub[%j] : memref<?xf64>
+    %v = memref.load %ub[%i] : memref<?xf64>
+    %q = arith.addf %v, %ng : f64
+    memref.store %q, %ub[%i] : memref<?xf64>
+  } {moon.reverse}
+  return
+}

@@ -1,7 +1,7 @@
 """Differential test of --moon-fuse-adjoint-loops on random programs shaped
 like GradBench's plain ode: a time loop whose step calls right-hand-side
 helpers `z[i] = x[i] * y[i - s]` (s = 0, 1 or 2, the first s elements
-copied from x), writes `y + c k` into a temporary between stages and
+copied from x) or a two- or three-point stencil of y, writes `y + c k` into a temporary between stages and
 updates the state in place. For each seed, `moonc grad` with a tape
 budget of 1 byte (checkpointed: each step's reverse loops are fused)
 must give the gradient of budget 0 (taped, unfused) to 1e-10 relative.
@@ -27,8 +27,66 @@ def program(seed):
     nst = r.randint(1, 4)
     L = []
     A = L.append
-    shifts = [r.choice([1, 1, 2, 0]) for _ in range(nst)]
+    shifts = [r.choice([1, 1, 2, 0, 3, 4, 4]) for _ in range(nst)]
     for s in sorted(set(shifts)):
+        if s == 3:
+            # A three-point stencil: z[i] = x[i] (y[i - 1] - 2 y[i] + y[i + 1])
+            # inside, z = x y at both ends (its reverse adds to ȳ at three
+            # offsets in one loop).
+            A("func.func private @rhs3(%x: memref<?xf64>, %y: memref<?xf64>, %z: memref<?xf64>) {")
+            A("  %c0 = arith.constant 0 : index")
+            A("  %c1 = arith.constant 1 : index")
+            A("  %m2 = arith.constant -2.0 : f64")
+            A("  %n = memref.dim %x, %c0 : memref<?xf64>")
+            A("  %last = arith.subi %n, %c1 : index")
+            A("  scf.for %i = %c0 to %n step %c1 {")
+            A("    %xi = memref.load %x[%i] : memref<?xf64>")
+            A("    %yi = memref.load %y[%i] : memref<?xf64>")
+            A("    %p = arith.mulf %xi, %yi : f64")
+            A("    memref.store %p, %z[%i] : memref<?xf64>")
+            A("  }")
+            A("  scf.for %i = %c1 to %last step %c1 {")
+            A("    %xi = memref.load %x[%i] : memref<?xf64>")
+            A("    %im = arith.subi %i, %c1 : index")
+            A("    %ip = arith.addi %i, %c1 : index")
+            A("    %a = memref.load %y[%im] : memref<?xf64>")
+            A("    %b = memref.load %y[%i] : memref<?xf64>")
+            A("    %c = memref.load %y[%ip] : memref<?xf64>")
+            A("    %b2 = arith.mulf %m2, %b : f64")
+            A("    %ab = arith.addf %a, %b2 : f64")
+            A("    %abc = arith.addf %ab, %c : f64")
+            A("    %p = arith.mulf %xi, %abc : f64")
+            A("    memref.store %p, %z[%i] : memref<?xf64>")
+            A("  }")
+            A("  return")
+            A("}")
+            continue
+        if s == 4:
+            # A two-point stencil: z[i] = x[i] (y[i - 1] - 2 y[i]) from 1,
+            # z[0] = x[0] y[0] (its reverse adds to ȳ at two offsets in
+            # one loop, and reads only ahead).
+            A("func.func private @rhs4(%x: memref<?xf64>, %y: memref<?xf64>, %z: memref<?xf64>) {")
+            A("  %c0 = arith.constant 0 : index")
+            A("  %c1 = arith.constant 1 : index")
+            A("  %m2 = arith.constant -2.0 : f64")
+            A("  %n = memref.dim %x, %c0 : memref<?xf64>")
+            A("  %x0 = memref.load %x[%c0] : memref<?xf64>")
+            A("  %y0 = memref.load %y[%c0] : memref<?xf64>")
+            A("  %p0 = arith.mulf %x0, %y0 : f64")
+            A("  memref.store %p0, %z[%c0] : memref<?xf64>")
+            A("  scf.for %i = %c1 to %n step %c1 {")
+            A("    %xi = memref.load %x[%i] : memref<?xf64>")
+            A("    %im = arith.subi %i, %c1 : index")
+            A("    %a = memref.load %y[%im] : memref<?xf64>")
+            A("    %b = memref.load %y[%i] : memref<?xf64>")
+            A("    %b2 = arith.mulf %m2, %b : f64")
+            A("    %ab = arith.addf %a, %b2 : f64")
+            A("    %p = arith.mulf %xi, %ab : f64")
+            A("    memref.store %p, %z[%i] : memref<?xf64>")
+            A("  }")
+            A("  return")
+            A("}")
+            continue
         A(f"func.func private @rhs{s}(%x: memref<?xf64>, %y: memref<?xf64>, %z: memref<?xf64>) {{")
         A("  %c0 = arith.constant 0 : index")
         A("  %c1 = arith.constant 1 : index")
