@@ -27,10 +27,10 @@ pub static FUSE_ADJOINT_LOOPS: PassInfo = PassInfo {
 Looks, in every block, for runs of two or more `scf.for` loops that reverse
 mode made (marked `moon.reverse`), with only these between them: loads and
 stores at constant indices and arithmetic. Each loop of a run must run over
-the elements `[lo, hi)` of one range (`lo` a constant, `hi` the same value
-for every loop), have a body of loads, stores and `arith`/`math` operations
-only, write only one-dimensional buffers, and touch only buffers that
-cannot alias (allocations, or arguments of a function marked
+the elements `[lo, n + c)` of one range (`lo` and `c` constants, `n` the
+same value for every loop), have a body of loads, stores and `arith`/`math`
+operations only, write only one-dimensional buffers, and touch only buffers
+that cannot alias (allocations, or arguments of a function marked
 `moon.distinct_args`). A buffer a loop writes it must access at a single
 offset from the element (`%x[%i - 1]`), or only add into, once per offset
 (`ȳ[i - 1] += a`, `ȳ[i] += b`: the reverse of a two-point stencil), each
@@ -41,28 +41,27 @@ holds, at element `e`, an expression of what the buffers held before it at
 `e + c` for constant offsets `c` (a value a loop stored at `e - 1` and the
 next loop read there becomes part of the expression, shifted). One loop,
 ascending, computes every written buffer's final value at `e` and stores
-it, in place: each buffer it writes is read at offsets `c >= 0` only, so
-no element is read after it is overwritten (otherwise the run is left
-alone). Scalars the run accumulates into (`memref<f64>`) and elements
-written at constant indices are computed before the loop and stored after
-it. The elements near the range's ends, where some loop of the run has no
+it, in place. A buffer it writes and also reads behind `e` (at `c < 0`, an
+element already overwritten) is read from a copy made before the loop.
+Scalars the run accumulates into (`memref<f64>`) and elements written at
+constant indices are computed before the loop and stored after it. The
+elements near the range's ends, where some loop of the run has no
 iteration, run in two short loops that test each contribution and each
 load; the loop between them has no tests.
 
-A value passed from one loop to the next through memory is thus
-recomputed from its inputs wherever it is needed rather than stored and
-loaded. When the loop whose body holds the run lists buffers in
-`moon.zero_shadows` (reverse mode does, for the shadows of the
-temporaries a checkpointed segment overwrites in every step: they are
-zero whenever a step's reverse starts), the first run of the body takes
-them as zero: it never loads them, stores them only where their final
-value is not zero, and takes `0 + v` on one of their elements as `v` (a
-shadow's accumulation then keeps the sign of a contribution of -0). On
-plain RK4 (GradBench's `ode`), a step's eight reverse loops, about 60
-streams through memory per element, become one loop of 9 (the state's
-adjoint and the gradient, read and written, `x` and the four tape rows). The run is left alone
-when the fused loop would compute more than `max-growth` times the
-operations of the loops it replaces.
+A value passed from one loop to the next through memory is thus recomputed
+from its inputs wherever it is needed rather than stored and loaded. When
+the loop whose body holds the run lists buffers in `moon.zero_shadows`
+(reverse mode does, for the shadows of the temporaries a checkpointed
+segment overwrites in every step: they are zero whenever a step's reverse
+starts), the first run of the body takes them as zero: it never loads them,
+stores them only where their final value is not zero, and takes `0 + v` on
+one of their elements as `v` (a shadow's accumulation then keeps the sign
+of a contribution of -0). On plain RK4 (GradBench's `ode`), a step's eight
+reverse loops, about 60 streams through memory per element, become one loop
+of 9 (the state's adjoint and the gradient, read and written, `x` and the
+four tape rows). The run is left alone when the fused loop would compute
+more than `max-growth` times the operations of the loops it replaces.
 
 `moon-cpu-pipeline` runs it after linalg becomes loops. Before:
 
@@ -439,7 +438,7 @@ impl Run {
         let body = l.regions()[0].entry()?;
         let range = Range {
             lo: shape.lo,
-            hi: Hi::Bound(0),
+            hi: Hi::Bound(shape.hi_offset),
         };
         // Values of the body (relative to the loop's element), and what
         // each buffer element holds within the iteration.
@@ -781,7 +780,9 @@ fn distinct_root(memref: Value) -> bool {
 struct LoopShape {
     iv: Value,
     lo: i64,
+    /// `hi` is `bound + hi_offset`.
     bound: Value,
+    hi_offset: i64,
     element: Linear,
 }
 
@@ -814,6 +815,18 @@ impl LoopShape {
             }
             _ => (max.operand(0), 0),
         };
+        // `hi` as a value plus a constant (`n - 1` is `n` and -1), so that
+        // loops over `[1, n - 1)` and `[0, n)` share their bound.
+        let (mut bound, mut hi_offset) = (bound, 0);
+        while let Some(op) = bound.defining_op() {
+            let k = op.operand(1).index_constant();
+            match (op.name().as_str(), k) {
+                ("arith.subi", Some(k)) => hi_offset -= k,
+                ("arith.addi", Some(k)) => hi_offset += k,
+                _ => break,
+            }
+            bound = op.operand(0);
+        }
         let body = l.regions()[0].entry()?;
         let iv = body.args()[0];
         let mut element = Linear::atom(n, 1);
@@ -823,6 +836,7 @@ impl LoopShape {
             iv,
             lo,
             bound,
+            hi_offset,
             element,
         })
     }
@@ -911,6 +925,8 @@ struct Plan {
     /// written at constant indices.
     written: Vec<usize>,
     points: Vec<(usize, i64)>,
+    /// The written buffers the loops read from a copy.
+    snapshots: Vec<usize>,
 }
 
 impl Plan {
@@ -952,17 +968,18 @@ impl Plan {
                 Hi::Const(_) => unreachable!("filtered"),
             })
             .max()?;
-        // Every element a written buffer is read at must lie at or after
-        // the element being computed (the loop ascends, in place).
+        // The loop ascends, in place: a buffer it writes and reads behind
+        // the element being computed (at a negative offset, an element
+        // already overwritten) is read from a copy of it made before.
         let mut walk = Walk::new(run, false);
         for &b in &written {
             walk.visit(run.bufs[b].state, Pos::Rel(0));
         }
-        for &(b, t) in &walk.loads {
-            if !run.bufs[b].written.is_empty() && t < 0 {
-                return None;
-            }
-        }
+        let snapshots: Vec<usize> = written
+            .iter()
+            .copied()
+            .filter(|&b| walk.loads.iter().any(|&(l, t)| l == b && t < 0))
+            .collect();
         let mut interior = Walk::new(run, true);
         for &b in &written {
             interior.cover(&run.bufs[b].written, 0);
@@ -980,6 +997,7 @@ impl Plan {
             interior,
             written,
             points,
+            snapshots,
         })
     }
 }
@@ -1084,6 +1102,8 @@ struct Emitter<'a> {
     bound: Value,
     pre: Builder,
     pre_memo: HashMap<(NodeId, i64), Value>,
+    /// The copies buffers are read from (see [`Plan::snapshots`]).
+    copies: HashMap<usize, Value>,
 }
 
 /// One loop body being emitted.
@@ -1211,7 +1231,8 @@ impl Emitter<'_> {
         if info.rank > 0 {
             indices.push(index);
         }
-        let mut operands = vec![info.buf.memref];
+        let memref = self.copies.get(&buf).copied().unwrap_or(info.buf.memref);
+        let mut operands = vec![memref];
         operands.extend(&indices);
         if !guarded || info.rank == 0 {
             return b.value("memref.load", &operands, ty, &[]);
@@ -1326,6 +1347,23 @@ fn emit(run: &Run, plan: &Plan) {
         }
         None => (hi, hi),
     };
+    let mut copies = HashMap::new();
+    for &w in &plan.snapshots {
+        let memref = run.bufs[w].buf.memref;
+        let ty = memref.ty();
+        let copy_ty = b
+            .ctx
+            .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+        let zero = b.index(0);
+        let sizes = if ty.shape()[0].is_none() {
+            vec![b.value("memref.dim", &[memref, zero], index, &[])]
+        } else {
+            vec![]
+        };
+        let copy = b.alloc("memref.alloc", &sizes, copy_ty);
+        b.create("memref.copy", &[memref, copy], &[], &[], &[], &[]);
+        copies.insert(w, copy);
+    }
     let head = for_loop(&mut b, lo, p1);
     let middle = for_loop(&mut b, p1, i1);
     let tail = for_loop(&mut b, i1, hi);
@@ -1335,6 +1373,7 @@ fn emit(run: &Run, plan: &Plan) {
         bound,
         pre: Builder::before(head.0),
         pre_memo: HashMap::new(),
+        copies,
     };
     for (l, interior) in [(head, false), (middle, true), (tail, false)] {
         let mut body = Body {
@@ -1379,6 +1418,9 @@ fn emit(run: &Run, plan: &Plan) {
                 );
             }
         }
+    }
+    for w in &plan.snapshots {
+        post.create("memref.dealloc", &[emitter.copies[w]], &[], &[], &[], &[]);
     }
     for &(w, k) in &plan.points {
         let info = &run.bufs[w];

@@ -119,8 +119,7 @@ func.func private @zero(%n: index, %u: memref<?xf64>, %k: memref<?xf64>, %x: mem
 
 // Left alone: the arguments of a function not marked moon.distinct_args
 // may alias; a loop that writes ȳ[i] and reads ȳ[i - 1] depends on its
-// own order; a loop writing ȳ[i + 1] after one reading ȳ[i] would make
-// the fused loop read elements it already wrote (descending offsets).
+// own order.
 // CHECK-LABEL: func.func private @aliased(
 // CHECK-COUNT-2: } {moon.reverse}
 func.func private @aliased(%n: index, %u: memref<?xf64>, %k: memref<?xf64>) {
@@ -168,8 +167,21 @@ func.func private @ordered(%n: index, %u: memref<?xf64>, %yb: memref<?xf64>) att
   return
 }
 
+// A loop writing ȳ[i + 1] after one reading ȳ[i]: the fused loop would
+// read elements behind the one it computes, already overwritten, so it
+// reads copies of the two buffers made before it, freed after.
 // CHECK-LABEL: func.func private @descending(
-// CHECK-COUNT-2: } {moon.reverse}
+// CHECK-SAME: %[[N:[^:]*]]: index, %[[U:[^:]*]]: memref<?xf64>, %[[YB:[^:]*]]: memref<?xf64>)
+// CHECK-NOT: moon.reverse
+// CHECK: %[[C1:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK-NEXT: memref.copy %{{.*}}, %[[C1]]
+// CHECK: %[[C2:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK-NEXT: memref.copy %{{.*}}, %[[C2]]
+// CHECK: scf.for
+// CHECK-NOT: moon.reverse
+// CHECK: memref.dealloc %[[C1]]
+// CHECK-NEXT: memref.dealloc %[[C2]]
+// CHECK-NEXT: return
 func.func private @descending(%n: index, %u: memref<?xf64>, %yb: memref<?xf64>) attributes {moon.distinct_args} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1,7 +1,8 @@
 """Differential test of --moon-fuse-adjoint-loops on random programs shaped
 like GradBench's plain ode: a time loop whose step calls right-hand-side
 helpers `z[i] = x[i] * y[i - s]` (s = 0, 1 or 2, the first s elements
-copied from x) or a two- or three-point stencil of y, writes `y + c k` into a temporary between stages and
+copied from x), a two- or three-point stencil of y, or one written at
+i - 1, writes `y + c k` into a temporary between stages and
 updates the state in place. For each seed, `moonc grad` with a tape
 budget of 1 byte (checkpointed: each step's reverse loops are fused)
 must give the gradient of budget 0 (taped, unfused) to 1e-10 relative.
@@ -27,7 +28,7 @@ def program(seed):
     nst = r.randint(1, 4)
     L = []
     A = L.append
-    shifts = [r.choice([1, 1, 2, 0, 3, 4, 4]) for _ in range(nst)]
+    shifts = [r.choice([1, 1, 2, 0, 3, 4, 4, 5, 5]) for _ in range(nst)]
     for s in sorted(set(shifts)):
         if s == 3:
             # A three-point stencil: z[i] = x[i] (y[i - 1] - 2 y[i] + y[i + 1])
@@ -58,6 +59,30 @@ def program(seed):
             A("    %p = arith.mulf %xi, %abc : f64")
             A("    memref.store %p, %z[%i] : memref<?xf64>")
             A("  }")
+            A("  return")
+            A("}")
+            continue
+        if s == 5:
+            # A stencil written behind: z[i - 1] = x[i] y[i] from 1, the
+            # last element z[n - 1] = x[n - 1] y[n - 1] (its reverse reads
+            # z̄ at i - 1: the fused loop reads behind the element it
+            # computes and works from copies).
+            A("func.func private @rhs5(%x: memref<?xf64>, %y: memref<?xf64>, %z: memref<?xf64>) {")
+            A("  %c0 = arith.constant 0 : index")
+            A("  %c1 = arith.constant 1 : index")
+            A("  %n = memref.dim %x, %c0 : memref<?xf64>")
+            A("  scf.for %i = %c1 to %n step %c1 {")
+            A("    %xi = memref.load %x[%i] : memref<?xf64>")
+            A("    %yi = memref.load %y[%i] : memref<?xf64>")
+            A("    %p = arith.mulf %xi, %yi : f64")
+            A("    %im = arith.subi %i, %c1 : index")
+            A("    memref.store %p, %z[%im] : memref<?xf64>")
+            A("  }")
+            A("  %last = arith.subi %n, %c1 : index")
+            A("  %xl = memref.load %x[%last] : memref<?xf64>")
+            A("  %yl = memref.load %y[%last] : memref<?xf64>")
+            A("  %pl = arith.mulf %xl, %yl : f64")
+            A("  memref.store %pl, %z[%last] : memref<?xf64>")
             A("  return")
             A("}")
             continue
