@@ -69,7 +69,10 @@ pub(crate) fn checkpoint_loops(diff: &mut Differentiator, function: Op, budget: 
 /// which of them are saved.
 struct Plan {
     captured: Vec<Value>,
-    constants: Vec<Op>,
+    /// Constants and index arithmetic on them and on captured values, in
+    /// order: computed again in the segment function, so that a bound such
+    /// as `n - 1` stays visibly `n` minus one there.
+    recomputed: Vec<Op>,
     saved: Vec<usize>,
     /// The buffers the loop writes: their bytes estimate one iteration's tape.
     changed: Vec<Value>,
@@ -92,16 +95,11 @@ fn plan(body: Block, op: Op, after: &[Op], written: &HashSet<Value>) -> Option<P
         return None;
     }
     let mut captured: Vec<Value> = vec![];
-    let mut constants: Vec<Op> = vec![];
+    let mut recomputed: Vec<Op> = vec![];
     for o in &nested {
         for v in o.operands() {
-            if v.block().is_within(inner) || captured.contains(&v) {
-                continue;
-            }
-            match v.defining_op().filter(|d| d.name() == "arith.constant") {
-                Some(c) if !constants.contains(&c) => constants.push(c),
-                Some(_) => {}
-                None => captured.push(v),
+            if !v.block().is_within(inner) {
+                capture(v, &mut captured, &mut recomputed);
             }
         }
     }
@@ -164,10 +162,37 @@ fn plan(body: Block, op: Op, after: &[Op], written: &HashSet<Value>) -> Option<P
         .collect();
     Some(Plan {
         captured,
-        constants,
+        recomputed,
         saved,
         changed,
     })
+}
+
+/// Records `v`, used by the loop but defined before it, as a value the
+/// segment function takes (`captured`) or, for a constant or index
+/// arithmetic, computes again (`recomputed`, after what it uses).
+fn capture(v: Value, captured: &mut Vec<Value>, recomputed: &mut Vec<Op>) {
+    if captured.contains(&v) {
+        return;
+    }
+    if let Some(d) = v.defining_op() {
+        let index_arithmetic = v.ty().is_index()
+            && matches!(
+                d.name().as_str(),
+                "arith.addi" | "arith.subi" | "arith.muli"
+            );
+        if recomputed.contains(&d) {
+            return;
+        }
+        if d.name() == "arith.constant" || index_arithmetic {
+            for w in d.operands() {
+                capture(w, captured, recomputed);
+            }
+            recomputed.push(d);
+            return;
+        }
+    }
+    captured.push(v);
 }
 
 /// Whether every iteration of the loop whose body is `body` writes all of
@@ -314,8 +339,11 @@ fn outline(function: Op, op: Op, plan: &Plan, name: &str, budget: u64) -> Op {
         .copied()
         .zip(args[3 + inits.len()..].iter().copied())
         .collect();
-    for c in &plan.constants {
-        renamed.insert(c.result(0), fb.insert(c.clone_detached()).result(0));
+    for c in &plan.recomputed {
+        let clone = fb.insert(c.clone_detached());
+        let operands: Vec<Value> = c.operands().iter().map(|v| renamed[v]).collect();
+        clone.set_operands(&operands);
+        renamed.insert(c.result(0), clone.result(0));
     }
     let segment_loop = fb.insert(op.clone_detached());
     segment_loop.set_operands(&args[..3 + inits.len()]);
