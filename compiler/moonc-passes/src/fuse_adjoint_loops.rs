@@ -148,13 +148,9 @@ fn zero_on_entry(block: Block) -> HashSet<Value> {
     let Some(positions) = l.attr(ZERO_SHADOWS) else {
         return HashSet::new();
     };
-    let mut function = l;
-    while function.name() != "func.func" {
-        match function.parent() {
-            Some(p) => function = p,
-            None => return HashSet::new(),
-        }
-    }
+    let Some(function) = l.enclosing_function() else {
+        return HashSet::new();
+    };
     let args = function.regions()[0].entry().expect("a body").args();
     positions
         .int_array()
@@ -1136,10 +1132,7 @@ impl Emitter<'_> {
             Node::Apply(op, args) => {
                 let args: Vec<Value> = args
                     .iter()
-                    .map(|&(m, p)| match Pos::Abs(k).then(p) {
-                        Pos::Abs(j) => self.eval_abs(m, j),
-                        Pos::Rel(_) => unreachable!("absolute positions stay absolute"),
-                    })
+                    .map(|&a| self.eval_pos(a, Pos::Abs(k)))
                     .collect();
                 clone_with(&mut self.pre, op, &args)
             }
@@ -1155,6 +1148,7 @@ impl Emitter<'_> {
         v
     }
 
+    /// The value of node `r` at the absolute position `at`.
     fn eval_pos(&mut self, r: Ref, at: Pos) -> Value {
         match at.then(r.1) {
             Pos::Abs(j) => self.eval_abs(r.0, j),
@@ -1354,13 +1348,7 @@ fn emit(run: &Run, plan: &Plan) {
         let copy_ty = b
             .ctx
             .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
-        let zero = b.index(0);
-        let sizes = if ty.shape()[0].is_none() {
-            vec![b.value("memref.dim", &[memref, zero], index, &[])]
-        } else {
-            vec![]
-        };
-        let copy = b.alloc("memref.alloc", &sizes, copy_ty);
+        let copy = b.alloc_like("memref.alloc", memref, copy_ty);
         b.create("memref.copy", &[memref, copy], &[], &[], &[], &[]);
         copies.insert(w, copy);
     }

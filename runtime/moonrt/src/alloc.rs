@@ -71,9 +71,8 @@ pub unsafe extern "C" fn moonrt_aligned_free(memory: *mut c_void) {
 /// `MALLOC_TRIM_THRESHOLD_` do the same without code).
 #[unsafe(no_mangle)]
 pub extern "C" fn moonrt_keep_freed_memory() {
-    // SAFETY: sets three of glibc's malloc parameters.
+    // SAFETY: sets two of glibc's malloc parameters.
     unsafe {
-        ffi::mallopt(ffi::M_MMAP_THRESHOLD, 32 << 20);
         ffi::mallopt(ffi::M_MMAP_MAX, 0);
         ffi::mallopt(ffi::M_TRIM_THRESHOLD, 1 << 30);
     }

@@ -6,9 +6,6 @@ use std::ffi::{c_char, c_int, c_void};
 /// `mallopt`'s parameter: the free memory at the top of the heap above
 /// which `free` returns it to the system.
 pub const M_TRIM_THRESHOLD: c_int = -1;
-/// `mallopt`'s parameter: the size from which `malloc` maps memory of its
-/// own (unmapped again by `free`) instead of using the heap.
-pub const M_MMAP_THRESHOLD: c_int = -3;
 /// `mallopt`'s parameter: the most blocks `malloc` maps of its own at once
 /// (0: none; every block then comes from the heap).
 pub const M_MMAP_MAX: c_int = -4;

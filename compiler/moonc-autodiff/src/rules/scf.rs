@@ -275,7 +275,8 @@ fn mark_zero_shadows(s: &mut ReverseState, op: Op, loop_: Op) {
     let Some(positions) = op.attr(crate::OVERWRITTEN_ARGS) else {
         return;
     };
-    let (Some(primal), Some(adjoint)) = (function_of(op), function_of(loop_)) else {
+    let (Some(primal), Some(adjoint)) = (op.enclosing_function(), loop_.enclosing_function())
+    else {
         return;
     };
     let (args, entry) = (
@@ -293,15 +294,6 @@ fn mark_zero_shadows(s: &mut ReverseState, op: Op, loop_: Op) {
         let attr = s.ctx().attr(&format!("array<i64: {}>", zero.join(", ")));
         loop_.set_attr(crate::ZERO_SHADOWS, attr);
     }
-}
-
-/// The function that holds `op`.
-fn function_of(op: Op) -> Option<Op> {
-    let mut op = op.parent()?;
-    while op.name() != "func.func" {
-        op = op.parent()?;
-    }
-    Some(op)
 }
 
 /// `scf.for`: a loop over the iterations backwards, carrying the adjoints

@@ -566,6 +566,15 @@ impl Op {
         (!raw.ptr.is_null()).then_some(Op(raw))
     }
 
+    /// The `func.func` that holds the operation, if any.
+    pub fn enclosing_function(self) -> Option<Op> {
+        let mut op = self.parent()?;
+        while op.name() != "func.func" {
+            op = op.parent()?;
+        }
+        Some(op)
+    }
+
     /// A deep copy (with regions), not inserted anywhere.
     pub fn clone_detached(self) -> Op {
         // SAFETY: the operation is live.
