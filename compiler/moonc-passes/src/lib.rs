@@ -20,6 +20,7 @@ mod memory;
 pub mod outline_loops;
 pub mod parallelize;
 pub mod reductions_to_atomics;
+pub mod reverse_loops;
 pub mod share_sincos;
 pub mod uniform_buffers;
 pub mod vmap;
@@ -68,6 +69,7 @@ pub static PASSES: &[&PassInfo] = &[
     &parallelize::PARALLELIZE,
     &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,
     &blocked_loops::BLOCKED_LOOPS,
+    &reverse_loops::REVERSE_LOOPS,
     &outline_loops::OUTLINE_LOOPS,
 ];
 

@@ -43,6 +43,9 @@ namespace mlir::moon {
 // - loops whose bodies already work on blocks of adjacent elements are
 //   marked for LLVM's SLP vectorizer only (moon-blocked-loops), while they
 //   are still scf.for: convert-scf-to-cf carries the mark to the back edge;
+// - the reverse sweep's loops of run-time trip counts are marked not to be
+//   unrolled (moon-reverse-loops, after moon-blocked-loops, whose marks it
+//   extends);
 // - a function with very many loop nests (a deep network and its gradient)
 //   has each nest moved into a function of its own (moon-outline-loops),
 //   still as scf loops: LLVM's analyses grow with the square of the loops
@@ -77,7 +80,7 @@ const char *const kCpuPipeline =
     "moon-bufferize,moon-uniform-buffers,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "moon-fuse-adjoint-loops,moon-inline-exp,moon-share-sincos,"
-    "scf-forall-to-for,moon-blocked-loops,"
+    "scf-forall-to-for,moon-blocked-loops,moon-reverse-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"
