@@ -6,14 +6,15 @@
 # medians of each and new ÷ old. Build the old binary from another commit
 # with `git worktree add /tmp/old REV && (cd /tmp/old &&
 # CARGO_TARGET_DIR=/tmp/oldtarget cargo build --release -p moonc)`. Needs
-# `make bench-venv`. Not a test.
+# `make bench-venv`. AB_WORKLOADS="a b" limits it to those workloads. Not a
+# test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 old=$(realpath "$1") new=$(realpath "$2") reps=${3:-2}
 python=build/bench-venv/bin/python
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-workloads=$("$python" -c 'import json; print(" ".join(r["name"] for r in json.load(open("bench/results/results.json"))["rows"]))')
+workloads=${AB_WORKLOADS:-$("$python" -c 'import json; print(" ".join(r["name"] for r in json.load(open("bench/results/results.json"))["rows"]))')}
 for rep in $(seq "$reps"); do
   for w in $workloads; do
     for which in old new; do

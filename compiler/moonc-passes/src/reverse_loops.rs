@@ -53,6 +53,7 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
         return Ok(());
     }
     let ctx = module.ctx();
+    let mut marked = 0;
     for l in module.walk() {
         if l.name() != "scf.for" || l.attr(REVERSE_LOOP).is_none() || constant_bounds(l) {
             continue;
@@ -73,6 +74,10 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
             None => format!("#llvm.loop_annotation<{NO_UNROLL}>"),
         };
         l.set_attr("loop_annotation", ctx.attr(&annotation));
+        marked += 1;
+    }
+    if marked > 0 {
+        tracing::debug!(target: "moonc_passes", marked, "reverse loops kept from unrolling");
     }
     Ok(())
 }
