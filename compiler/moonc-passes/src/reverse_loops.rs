@@ -63,12 +63,12 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
         let annotation = match l.attr("loop_annotation") {
             Some(a) => {
                 let text = a.to_string();
+                let Some(others) = text.strip_prefix("#llvm.loop_annotation<") else {
+                    continue;
+                };
                 if text.contains("unroll") {
                     continue;
                 }
-                let others = text
-                    .strip_prefix("#llvm.loop_annotation<")
-                    .unwrap_or_default();
                 format!("#llvm.loop_annotation<{NO_UNROLL}, {others}")
             }
             None => format!("#llvm.loop_annotation<{NO_UNROLL}>"),
