@@ -1343,14 +1343,7 @@ fn emit(run: &Run, plan: &Plan) {
     };
     let mut copies = HashMap::new();
     for &w in &plan.snapshots {
-        let memref = run.bufs[w].buf.memref;
-        let ty = memref.ty();
-        let copy_ty = b
-            .ctx
-            .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
-        let copy = b.alloc_like("memref.alloc", memref, copy_ty);
-        b.create("memref.copy", &[memref, copy], &[], &[], &[], &[]);
-        copies.insert(w, copy);
+        copies.insert(w, b.copy_of(run.bufs[w].buf.memref));
     }
     let head = for_loop(&mut b, lo, p1);
     let middle = for_loop(&mut b, p1, i1);

@@ -248,15 +248,11 @@ fn call_op(b: &mut Builder, callee: &str, operands: &[Value], types: &[Type]) ->
 /// reverse sweep.
 fn scratch_like(s: &mut ReverseState, like: Value) -> Result<Value, Error> {
     let like = s.get(like)?;
-    let ty = like.ty();
-    let plain = s
-        .ctx()
-        .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
-    let buffer = s.b.alloc_like("memref.alloc", like, plain);
+    let buffer = s.b.alloc_plain_like(like);
     s.free_at_end(buffer);
-    Ok(if plain == ty {
+    Ok(if buffer.ty() == like.ty() {
         buffer
     } else {
-        s.b.value("memref.cast", &[buffer], ty, &[])
+        s.b.value("memref.cast", &[buffer], like.ty(), &[])
     })
 }

@@ -564,13 +564,7 @@ pub(crate) fn snapshot(s: &mut ReverseState, op: Op, v: Value) -> Result<Value, 
              operation inside a loop, branch or called function",
         ));
     }
-    let mut b = Builder::before(op);
-    let ty = v.ty();
-    let plain = b
-        .ctx
-        .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
-    let copy = b.alloc_like("memref.alloc", v, plain);
-    b.create("memref.copy", &[v, copy], &[], &[], &[], &[]);
+    let copy = Builder::before(op).copy_of(v);
     s.free_at_end(copy);
     Ok(copy)
 }
@@ -585,11 +579,7 @@ pub(crate) fn shape_only(s: &mut ReverseState, op: Op, v: Value) -> Result<Value
     if !freed || op.block() != s.body() || !s.is_direct(s.body()) {
         return s.get(v);
     }
-    let ty = v.ty();
-    let plain = s
-        .ctx()
-        .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
-    let stand_in = Builder::before(op).alloc_like("memref.alloc", v, plain);
+    let stand_in = Builder::before(op).alloc_plain_like(v);
     s.free_at_end(stand_in);
     Ok(stand_in)
 }

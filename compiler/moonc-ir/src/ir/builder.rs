@@ -215,6 +215,25 @@ impl Builder {
         self.alloc(kind, &sizes, ty)
     }
 
+    /// A fresh `memref.alloc` of the memref `like`'s shape and element
+    /// type, with the identity layout (`memref<?x4xf64>` for a strided view
+    /// of that shape).
+    pub fn alloc_plain_like(&mut self, like: Value) -> Value {
+        let ty = like.ty();
+        let plain = self
+            .ctx
+            .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
+        self.alloc_like("memref.alloc", like, plain)
+    }
+
+    /// A fresh buffer (see [`Self::alloc_plain_like`]) holding a copy of
+    /// the memref `v`; the caller frees it.
+    pub fn copy_of(&mut self, v: Value) -> Value {
+        let copy = self.alloc_plain_like(v);
+        self.create("memref.copy", &[v, copy], &[], &[], &[], &[]);
+        copy
+    }
+
     /// A stack cell `memref<T>` holding zero, for a float type `ty`.
     pub fn zero_cell(&mut self, ty: Type) -> Value {
         let cell = self.alloc("memref.alloca", &[], self.ctx.ty(&format!("memref<{ty}>")));

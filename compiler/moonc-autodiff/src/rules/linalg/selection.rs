@@ -138,10 +138,7 @@ pub(super) fn reverse(s: &mut ReverseState, op: Op, sel: &Selection) -> Result<(
     // y: the generic again, on the saved inputs and a copy of the old
     // contents.
     let ty = out.ty();
-    let plain = s
-        .ctx()
-        .ty(&format!("memref<{}{}>", ty.shape_prefix(), ty.element()));
-    let y = s.b.alloc_like("memref.alloc", out, plain);
+    let y = s.b.alloc_plain_like(out);
     s.b.create("memref.copy", &[old, y], &[], &[], &[], &[]);
     let again = s.b.insert(op.clone_detached());
     let mut recomputed = saved.clone();
@@ -162,7 +159,7 @@ pub(super) fn reverse(s: &mut ReverseState, op: Op, sel: &Selection) -> Result<(
     let out_rank = ty.shape().len();
     let ids: Vec<String> = (0..out_rank).map(|d| format!("d{d}")).collect();
     let id = format!("affine_map<({0}) -> ({0})>", ids.join(", "));
-    let remainder = s.b.alloc_like("memref.alloc", out, plain);
+    let remainder = s.b.alloc_plain_like(out);
     for (into, kept_when_old) in [(remainder, false), (dy, true)] {
         let (_, block, yield_) = build_generic(
             &mut s.b,
@@ -216,7 +213,7 @@ pub(super) fn reverse(s: &mut ReverseState, op: Op, sel: &Selection) -> Result<(
             s.b.zero_cell(primal.ty())
         };
         let r = if several {
-            let copy = s.b.alloc_like("memref.alloc", out, plain);
+            let copy = s.b.alloc_plain_like(out);
             s.b.create("memref.copy", &[remainder, copy], &[], &[], &[], &[]);
             copy
         } else {
