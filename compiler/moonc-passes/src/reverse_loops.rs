@@ -7,8 +7,8 @@
 //! unroller and the loop vectorizer's interleaving assume such a loop is
 //! long: they add an unrolled body, a remainder loop and the tests between
 //! them, which a loop of one to a few iterations pays for at every call.
-//! On gmm that overhead was 15% of the gradient at d = 2 and 8-12% at
-//! d = 10 and d = 64 (measured by annotating the loops by hand).
+//! GradBench's gmm in its reference's form is the case measured
+//! (`bench/results/gradbench-harness.md`; docs/autodiff.md).
 
 use moonc_autodiff::REVERSE_LOOP;
 use moonc_ir::ir::Op;
