@@ -8,6 +8,7 @@
 //! with strided gathers and the whole unrolled body live in vector
 //! registers: on `bench/suite`'s ode it made the gradient 1.3–2× slower.
 
+use crate::loop_annotation::NO_VECTORIZE;
 use melior::ir::attribute::{Attribute, IntegerAttribute};
 use moonc_ir::ir::{Op, Value};
 use moonc_ir::{
@@ -44,16 +45,14 @@ live). Loops that already carry a `loop_annotation` are left alone.
     run,
 };
 
-/// The annotation that turns LLVM's loop vectorizer off for one loop.
-const NO_VECTORIZE: &str =
-    "#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>>";
-
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let min_offsets = options.get("min-offsets") as usize;
     if min_offsets == 0 {
         return Ok(());
     }
-    let no_vectorize = module.ctx().attr(NO_VECTORIZE);
+    let no_vectorize = module
+        .ctx()
+        .attr(&format!("#llvm.loop_annotation<{NO_VECTORIZE}>"));
     for l in module.walk() {
         if l.name() == "scf.for"
             && l.attr("loop_annotation").is_none()

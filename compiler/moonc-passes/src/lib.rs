@@ -16,12 +16,14 @@ pub mod inline_alloca_scopes;
 pub mod inline_exp;
 mod kernel;
 pub mod linalg_to_blas;
+mod loop_annotation;
 mod memory;
 pub mod outline_loops;
 pub mod parallelize;
 pub mod reductions_to_atomics;
 pub mod reverse_loops;
 pub mod share_sincos;
+pub mod short_update_loops;
 pub mod uniform_buffers;
 pub mod vmap;
 
@@ -70,6 +72,7 @@ pub static PASSES: &[&PassInfo] = &[
     &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,
     &blocked_loops::BLOCKED_LOOPS,
     &reverse_loops::REVERSE_LOOPS,
+    &short_update_loops::SHORT_UPDATE_LOOPS,
     &outline_loops::OUTLINE_LOOPS,
 ];
 

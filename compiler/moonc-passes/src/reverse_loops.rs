@@ -10,6 +10,7 @@
 //! GradBench's gmm in its reference's form is the case measured
 //! (`bench/results/gradbench-harness.md`; docs/autodiff.md).
 
+use crate::loop_annotation::{NO_UNROLL, add_setting};
 use moonc_autodiff::REVERSE_LOOP;
 use moonc_ir::ir::Op;
 use moonc_ir::{
@@ -45,36 +46,19 @@ LLVM, which unrolls short ones fully. `moon-cpu-pipeline` runs it after
     run,
 };
 
-/// The setting this pass adds to a loop's annotation.
-const NO_UNROLL: &str = "unroll = <disable = true>";
-
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     if options.get("no-unroll") == 0 {
         return Ok(());
     }
-    let ctx = module.ctx();
     let mut marked = 0;
     for l in module.walk() {
-        if l.name() != "scf.for" || l.attr(REVERSE_LOOP).is_none() || constant_bounds(l) {
-            continue;
+        if l.name() == "scf.for"
+            && l.attr(REVERSE_LOOP).is_some()
+            && !constant_bounds(l)
+            && add_setting(l, NO_UNROLL, "unroll")
+        {
+            marked += 1;
         }
-        // `#llvm.loop_annotation<vectorize = <...>>` gains the setting
-        // among its others.
-        let annotation = match l.attr("loop_annotation") {
-            Some(a) => {
-                let text = a.to_string();
-                let Some(others) = text.strip_prefix("#llvm.loop_annotation<") else {
-                    continue;
-                };
-                if text.contains("unroll") {
-                    continue;
-                }
-                format!("#llvm.loop_annotation<{NO_UNROLL}, {others}")
-            }
-            None => format!("#llvm.loop_annotation<{NO_UNROLL}>"),
-        };
-        l.set_attr("loop_annotation", ctx.attr(&annotation));
-        marked += 1;
     }
     if marked > 0 {
         tracing::debug!(target: "moonc_passes", marked, "reverse loops kept from unrolling");

@@ -46,6 +46,10 @@ namespace mlir::moon {
 // - the reverse sweep's loops of run-time trip counts are marked not to be
 //   unrolled (moon-reverse-loops, after moon-blocked-loops, whose marks it
 //   extends);
+// - innermost loops that update a buffer in place get a scalar copy for
+//   runs of few iterations (moon-short-update-loops, after
+//   moon-reverse-loops, whose marks the copy keeps): vectorized, a short
+//   run waits on the stores of the run before it;
 // - a function with very many loop nests (a deep network and its gradient)
 //   has each nest moved into a function of its own (moon-outline-loops),
 //   still as scf loops: LLVM's analyses grow with the square of the loops
@@ -81,6 +85,7 @@ const char *const kCpuPipeline =
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "moon-fuse-adjoint-loops,moon-inline-exp,moon-share-sincos,"
     "scf-forall-to-for,moon-blocked-loops,moon-reverse-loops,"
+    "moon-short-update-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
     "convert-arith-to-llvm,arith-expand,"
