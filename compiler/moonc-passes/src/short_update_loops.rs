@@ -25,9 +25,9 @@ pub static SHORT_UPDATE_LOOPS: PassInfo = PassInfo {
     argument: "moon-short-update-loops",
     summary: "Run loops that update a buffer in place scalar when they have few iterations",
     description: r#"
-Versions every innermost `scf.for` with a bound that changes with the
-loop around it (`for j in i + 1 .. d` inside `for i`), a positive constant
-step, and a `memref.load` and `memref.store` of the same buffer at the
+Versions every innermost `scf.for` with one bound that changes with the
+loop around it and one that does not (`for j in i + 1 .. d` inside `for
+i`), a positive constant step, and a `memref.load` and `memref.store` of the same buffer at the
 same indices, one of which varies in the loop (`%out[%j] = %out[%j] +
 ...`): `scf.if` on the trip count
 runs, below `below` iterations, a copy whose `loop_annotation` keeps LLVM
@@ -39,7 +39,10 @@ another alignment, and wait for those stores to reach the cache; scalar,
 each load is forwarded from the store before it. Loops whose bounds stay
 the same (an update of a whole row per time step) are left alone: their
 vector loads read exactly what vector stores wrote, which the store buffer
-forwards, and the copy only made them larger. The reverse sweep's loops
+forwards, and the copy only made them larger; so are tiles, whose runs
+do not overlap, and bodies of more than 32 operations, which have the work
+to hide the wait (copying ode's checkpointed gradient's edge loops made it
+slower). The reverse sweep's loops
 (`moon.reverse`) are left alone, measured slower so, as are loops whose
 annotation already says whether to vectorize (`moon-blocked-loops`).
 `moon-cpu-pipeline` runs it after `moon-reverse-loops`.
@@ -65,7 +68,7 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
             || l.attr(REVERSE_LOOP).is_some()
             || l.attr("loop_annotation")
                 .is_some_and(|a| a.to_string().contains("vectorize"))
-            || !bounds_vary(l)
+            || !one_bound_moves(l)
             || !updates_in_place(l)
         {
             continue;
@@ -82,15 +85,22 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     Ok(())
 }
 
-/// Whether `l` has no nested loop and stores to a buffer at indices it
-/// also loads from, one of them defined in the loop (its induction
-/// variable or a value computed from it).
+/// The most operations a versioned loop's body may have: a larger body has
+/// the work to hide the wait, and copying it costs code (the edge loops of
+/// ode's checkpointed gradient, hundreds of operations, ran slower).
+const MAX_BODY_OPS: usize = 32;
+
+/// Whether `l` has at most [`MAX_BODY_OPS`] operations and no nested loop,
+/// and stores to a buffer at indices it also loads from, one of them
+/// defined in the loop (its induction variable or a value computed from
+/// it).
 fn updates_in_place(l: Op) -> bool {
     let body = l.regions()[0].blocks()[0];
     let ops = l.walk();
-    if ops
-        .iter()
-        .any(|o| matches!(o.name().as_str(), "scf.for" | "scf.while" | "scf.parallel"))
+    if ops.len() > MAX_BODY_OPS
+        || ops
+            .iter()
+            .any(|o| matches!(o.name().as_str(), "scf.for" | "scf.while" | "scf.parallel"))
     {
         return false;
     }
@@ -105,16 +115,18 @@ fn updates_in_place(l: Op) -> bool {
     })
 }
 
-/// Whether a bound of `l` changes from one iteration of the loop around
-/// it to the next (`for j in i + 1 .. d` inside `for i`), so that its runs
-/// start at shifting elements.
-fn bounds_vary(l: Op) -> bool {
+/// Whether one bound of `l`, and only one, changes from one iteration of
+/// the loop around it to the next (`for j in i + 1 .. d` inside `for i`),
+/// so that its runs overlap, starting (or ending) at shifting elements.
+/// Tiles (`for j in i * b .. (i + 1) * b`) do not overlap.
+fn one_bound_moves(l: Op) -> bool {
     let mut op = l;
     while let Some(parent) = op.parent() {
         match parent.name().as_str() {
             "scf.for" | "scf.while" | "scf.parallel" | "scf.forall" => {
                 let body = parent.regions().last().expect("a loop body").blocks()[0];
-                return l.operands()[..2].iter().any(|b| b.block().is_within(body));
+                let moves = |b: &Value| b.block().is_within(body);
+                return moves(&l.operand(0)) != moves(&l.operand(1));
             }
             "func.func" => return false,
             _ => op = parent,
