@@ -191,3 +191,59 @@ func.func @g(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
 // CHECK: scf.yield
 // CHECK-NOT: scf.for
 // CHECK: return
+
+// -----
+
+// A max selection, then a loop over the same elements (GradBench's lse):
+// the later loop finds the selected element as it goes, in a cell it
+// picks the first equal element's index into; the scan after the reverse
+// sweep only covers what that loop's range leaves out of the max loop's
+// (and everything when an element outside it came first).
+func.func @lse(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %z = arith.constant 0.0 : f64
+  %x0 = memref.load %x[%c0] : memref<?xf64>
+  %m = scf.for %i = %c1 to %n step %c1 iter_args(%acc = %x0) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %a = arith.maximumf %acc, %v : f64
+    scf.yield %a : f64
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %d = arith.subf %v, %m : f64
+    %e = math.exp %d : f64
+    %a = arith.addf %acc, %e : f64
+    scf.yield %a : f64
+  }
+  %l = math.log %s : f64
+  %r = arith.addf %l, %m : f64
+  return %r : f64
+}
+func.func @g(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
+  %r = moon.value_and_grad @lse(%x, %dx) : (memref<?xf64>, memref<?xf64>) -> f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @lse_vjp_d_a
+// CHECK: %[[M:.*]] = scf.for {{.*}} {
+// CHECK: arith.maximumf
+// CHECK: %[[CELL:.*]] = memref.alloca() : memref<index>
+// CHECK: memref.store %[[DIM:.*]], %[[CELL]][]
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[DIM]] step
+// CHECK: math.exp
+// CHECK: %[[V:.*]] = memref.load %arg0[%[[I]]]
+// CHECK: %[[HIT:.*]] = arith.cmpf oeq, %[[V]], %[[M]]
+// CHECK: %[[CAND:.*]] = arith.select %[[HIT]], %[[I]], %[[DIM]]
+// CHECK: %[[BEST:.*]] = memref.load %[[CELL]][]
+// CHECK: %[[NEXT:.*]] = arith.minsi %[[BEST]], %[[CAND]]
+// CHECK: memref.store %[[NEXT]], %[[CELL]][]
+// CHECK: scf.yield
+// CHECK: memref.load %[[CELL]][]
+// CHECK: arith.cmpi ult
+// CHECK: scf.for {{.*}} -> (index)
+// CHECK: arith.cmpf oeq
+// CHECK: arith.minsi
+// CHECK: scf.for {{.*}} -> (index)
+// CHECK-NOT: scf.for
+// CHECK: return

@@ -14,6 +14,12 @@ use moonc_ir::ir::{Builder, Op, Region, Value};
 /// the result as the derivative rule breaks ties; the adjoint goes to that
 /// element's inputs through its partials, or to the initial value when it
 /// was selected. A NaN result passes no adjoint on.
+///
+/// When a later loop of the forward sweep runs over the same elements
+/// (lse: the max, then the sum of `exp(x_i - m)`), that loop finds the
+/// selected element as it goes (see [`host`]) and the scan only covers
+/// what the host's range leaves out, usually nothing: the buffer is then
+/// read once less.
 pub(super) fn emit_selection(
     s: &mut ReverseState,
     op: Op,
@@ -29,13 +35,19 @@ pub(super) fn emit_selection(
     let (lb, step) = (op.operand(0), op.operand(2));
     let n = trip_count(&mut s.b, lb, op.operand(1), step);
     let zero = s.b.index(0);
-    let one = s.b.index(1);
     let none = if first { n } else { s.b.index(-1) };
     let mut element: Vec<Op> = plan.all_loads.clone();
     element.extend(&plan.ops);
     let body = op.regions()[0].entry().expect("a loop body");
     element.sort_by_key(|o| body.ops().iter().position(|b| b == o));
     let eq = ctx.attr("1 : i64");
+    let selected = Selected {
+        op,
+        element,
+        f,
+        result,
+        first,
+    };
 
     // The scan: the first (last) iteration whose element equals the result;
     // none runs when the adjoint is zero (as in lse, where the max's
@@ -44,35 +56,52 @@ pub(super) fn emit_selection(
     let une = ctx.attr("13 : i64");
     let nonzero =
         s.b.value("arith.cmpf", &[seed, zero_seed], i1, &[("predicate", une)]);
-    let scanned = s.b.value("arith.select", &[nonzero, n, zero], index, &[]);
-    let (region, block) = Region::with_block(&[index, index], op.loc());
-    let scan = s.b.create(
-        "scf.for",
-        &[zero, scanned, one, none],
-        &[index],
-        &[],
-        &[region],
-        &[],
-    );
-    region.destroy();
-    let mut b = Builder::at_end(block, op.loc());
-    let [r, best] = block.args()[..] else {
-        unreachable!("two arguments")
+    let w = match host(s, op, plan) {
+        None => {
+            let scanned = s.b.value("arith.select", &[nonzero, n, zero], index, &[]);
+            selected.scan(&mut s.b, zero, scanned, none, none)
+        }
+        Some(host) => {
+            let (cell, nowhere) = selected.hosted(host);
+            let b = &mut s.b;
+            let (ult, ne) = (ctx.attr("6 : i64"), ctx.attr("1 : i64"));
+            // The host's find, if it is one of the selection's iterations.
+            let i = b.value("memref.load", &[cell], index, &[]);
+            let r = b.value("arith.subi", &[i, lb], index, &[]);
+            let inside = b.value("arith.cmpi", &[r, n], i1, &[("predicate", ult)]);
+            let some = b.value("arith.cmpi", &[i, nowhere], i1, &[("predicate", ne)]);
+            let inside = b.value("arith.andi", &[inside, some], i1, &[]);
+            let in_host = b.value("arith.select", &[inside, r, none], index, &[]);
+            // The host finds nothing within the selection's range when an
+            // element before (after) that range comes first (last): then
+            // every iteration is scanned.
+            let hidden = if first {
+                let slt = ctx.attr("2 : i64");
+                b.value("arith.cmpi", &[i, lb], i1, &[("predicate", slt)])
+            } else {
+                let last = b.value("arith.addi", &[lb, n], index, &[]);
+                let sge = ctx.attr("5 : i64");
+                b.value("arith.cmpi", &[i, last], i1, &[("predicate", sge)])
+            };
+            let hidden = b.value("arith.andi", &[hidden, some], i1, &[]);
+            // Otherwise only the iterations before and after the host's
+            // range (usually none).
+            let clamp = |b: &mut Builder, at: Value| {
+                let r = b.value("arith.subi", &[at, lb], index, &[]);
+                let r = b.value("arith.maxsi", &[r, zero], index, &[]);
+                b.value("arith.minsi", &[r, n], index, &[])
+            };
+            let before = clamp(b, host.operand(0));
+            let after = clamp(b, host.operand(1));
+            let after = b.value("arith.maxsi", &[after, before], index, &[]);
+            let before = b.value("arith.select", &[hidden, n, before], index, &[]);
+            let before = b.value("arith.select", &[nonzero, before, zero], index, &[]);
+            let end = b.value("arith.select", &[nonzero, n, after], index, &[]);
+            let w = selected.scan(b, zero, before, in_host, none);
+            let w = selected.scan(b, after, end, w, none);
+            b.value("arith.select", &[nonzero, w, none], index, &[])
+        }
     };
-    let offset = b.value("arith.muli", &[r, step], index, &[]);
-    let i = b.value("arith.addi", &[lb, offset], index, &[]);
-    let mapping = clone_iteration(&mut b, op, i, &element);
-    let hit = b.value(
-        "arith.cmpf",
-        &[mapping[&f], result],
-        i1,
-        &[("predicate", eq)],
-    );
-    let candidate = b.value("arith.select", &[hit, r, none], index, &[]);
-    let pick = if first { "arith.minsi" } else { "arith.maxsi" };
-    let next = b.value(pick, &[best, candidate], index, &[]);
-    b.create("scf.yield", &[next], &[], &[], &[], &[]);
-    let w = scan.result(0);
 
     // The initial value is selected when it equals the result (ties go to
     // it when it is the first operand) or, else, when no element does.
@@ -107,7 +136,7 @@ pub(super) fn emit_selection(
     let mut b = Builder::before(end);
     let offset = b.value("arith.muli", &[w, step], index, &[]);
     let i = b.value("arith.addi", &[lb, offset], index, &[]);
-    let mapping = clone_iteration(&mut b, op, i, &element);
+    let mapping = clone_iteration(&mut b, op, i, &selected.element);
     let mut inputs: Vec<Value> = plan.loads.iter().map(|l| mapping[&l.result(0)]).collect();
     inputs.extend(&plan.invariants);
     let ops: Vec<Op> = plan
@@ -134,4 +163,134 @@ pub(super) fn emit_selection(
         s.add_adjoint(v, total);
     }
     Ok(())
+}
+
+/// A selection loop's element and how ties go: what a scan compares.
+struct Selected {
+    op: Op,
+    /// The loads and operations computing the element `f` (step 1 from
+    /// the loop's lower bound).
+    element: Vec<Op>,
+    f: Value,
+    result: Value,
+    first: bool,
+}
+
+impl Selected {
+    /// The iteration `r` (element `i`) if its element equals the result,
+    /// else `none`.
+    fn candidate(&self, b: &mut Builder, i: Value, r: Value, none: Value) -> Value {
+        let ctx = b.ctx;
+        let mapping = clone_iteration(b, self.op, i, &self.element);
+        let oeq = ctx.attr("1 : i64");
+        let hit = b.value(
+            "arith.cmpf",
+            &[mapping[&self.f], self.result],
+            ctx.ty("i1"),
+            &[("predicate", oeq)],
+        );
+        b.value("arith.select", &[hit, r, none], ctx.index(), &[])
+    }
+
+    /// The earlier (later) of two iterations, `none` meaning neither.
+    fn pick(&self, b: &mut Builder, x: Value, y: Value) -> Value {
+        let pick = if self.first {
+            "arith.minsi"
+        } else {
+            "arith.maxsi"
+        };
+        b.value(pick, &[x, y], b.ctx.index(), &[])
+    }
+
+    /// A loop over the iterations `[from, to)`: the first (last) whose
+    /// element equals the result, picked against `start`.
+    fn scan(&self, b: &mut Builder, from: Value, to: Value, start: Value, none: Value) -> Value {
+        let index = b.ctx.index();
+        let one = b.index(1);
+        let (region, block) = Region::with_block(&[index, index], self.op.loc());
+        let scan = b.create(
+            "scf.for",
+            &[from, to, one, start],
+            &[index],
+            &[],
+            &[region],
+            &[],
+        );
+        region.destroy();
+        let mut b = Builder::at_end(block, self.op.loc());
+        let [r, best] = block.args()[..] else {
+            unreachable!("two arguments")
+        };
+        let (lb, step) = (self.op.operand(0), self.op.operand(2));
+        let offset = b.value("arith.muli", &[r, step], index, &[]);
+        let i = b.value("arith.addi", &[lb, offset], index, &[]);
+        let candidate = self.candidate(&mut b, i, r, none);
+        let next = self.pick(&mut b, best, candidate);
+        b.create("scf.yield", &[next], &[], &[], &[], &[]);
+        scan.result(0)
+    }
+
+    /// Makes the loop `host` find the first (last) of its elements that
+    /// equals the result, with three operations an element: a cell, set
+    /// before the loop, holding that element's index, or `none`, the
+    /// host's upper bound (its lower bound - 1) when none does. (Against a
+    /// constant `none` LLVM's vectorizer rejects the reduction.)
+    fn hosted(&self, host: Op) -> (Value, Value) {
+        let mut b = Builder::before(host);
+        let none = if self.first {
+            host.operand(1)
+        } else {
+            let one = b.index(1);
+            b.value("arith.subi", &[host.operand(0), one], b.ctx.index(), &[])
+        };
+        let cell = b.alloc("memref.alloca", &[], b.ctx.ty("memref<index>"));
+        b.create("memref.store", &[none, cell], &[], &[], &[], &[]);
+        let body = host.regions()[0].entry().expect("a loop body");
+        let mut b = Builder::before(body.terminator().expect("a yield"));
+        b.loc = self.op.loc();
+        let i = body.args()[0];
+        let candidate = self.candidate(&mut b, i, i, none);
+        let best = b.value("memref.load", &[cell], b.ctx.index(), &[]);
+        let next = self.pick(&mut b, best, candidate);
+        b.create("memref.store", &[next, cell], &[], &[], &[], &[]);
+        (cell, none)
+    }
+}
+
+/// A loop of the forward sweep after the selection loop `op` that loads
+/// the selected element's buffer at each of its own elements: `op` and it
+/// step by 1, every load of the element reads a 1-D buffer at `op`'s
+/// induction variable (an index, as the host's), and nothing writes that
+/// buffer after `op` (so any later loop sees the elements `op` saw). Not
+/// in a split pair, whose
+/// halves are separate functions.
+fn host(s: &ReverseState, op: Op, plan: &LoopPlan) -> Option<Op> {
+    if s.split || op.operand(2).index_constant() != Some(1) || plan.all_loads.is_empty() {
+        return None;
+    }
+    let iv = op.regions()[0].entry()?.args()[0];
+    let buffer = plan.all_loads[0].operand(0);
+    let direct = |load: &Op| load.operands()[1..] == [iv] && s.unchanged_after(*load);
+    if !plan.all_loads.iter().all(direct) {
+        return None;
+    }
+    let ops = s.body().ops();
+    let at = ops.iter().position(|&o| o == op)?;
+    ops[at + 1..]
+        .iter()
+        .take_while(|&&o| o != s.split_marker)
+        .find(|h| {
+            h.name() == "scf.for"
+                && h.operand(2).index_constant() == Some(1)
+                && h.regions()[0].entry().is_some_and(|body| {
+                    let j = body.args()[0];
+                    j.ty().is_index()
+                        && body.ops().iter().any(|l| {
+                            l.name() == "memref.load"
+                                && l.operand(0) == buffer
+                                && l.operands()[1..] == [j]
+                        })
+                })
+        })
+        .copied()
 }
