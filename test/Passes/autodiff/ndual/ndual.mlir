@@ -247,3 +247,43 @@ func.func @g(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
 // CHECK: scf.for {{.*}} -> (index)
 // CHECK-NOT: scf.for
 // CHECK: return
+
+// -----
+
+// The same with the sum marked `fastmath<reassoc>`: that loop vectorizes
+// its sum and is not waiting on it, so the scan stays after the reverse
+// sweep (finding the element in the loop measured slower there).
+func.func @lse_reassoc(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %z = arith.constant 0.0 : f64
+  %x0 = memref.load %x[%c0] : memref<?xf64>
+  %m = scf.for %i = %c1 to %n step %c1 iter_args(%acc = %x0) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %a = arith.maximumf %acc, %v : f64
+    scf.yield %a : f64
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %d = arith.subf %v, %m : f64
+    %e = math.exp %d : f64
+    %a = arith.addf %acc, %e fastmath<reassoc> : f64
+    scf.yield %a : f64
+  }
+  %l = math.log %s : f64
+  %r = arith.addf %l, %m : f64
+  return %r : f64
+}
+func.func @g(%x: memref<?xf64>, %dx: memref<?xf64>) -> f64 {
+  %r = moon.value_and_grad @lse_reassoc(%x, %dx) : (memref<?xf64>, memref<?xf64>) -> f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func private @lse_reassoc_vjp_d_a
+// CHECK-NOT: memref<index>
+// CHECK: math.exp
+// CHECK: scf.for {{.*}} -> (index)
+// CHECK: arith.cmpf oeq
+// CHECK: arith.minsi
+// CHECK-NOT: scf.for
+// CHECK: return

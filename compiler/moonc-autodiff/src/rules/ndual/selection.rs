@@ -7,7 +7,7 @@ use super::plan::LoopPlan;
 use crate::adjoint::ReverseState;
 use crate::adjoint::trip_count;
 use moonc_ir::Error;
-use moonc_ir::ir::{Builder, Op, Region, Value};
+use moonc_ir::ir::{Block, Builder, Op, Region, Value};
 
 /// The reverse of a max/min selection loop: a scan (which vectorizes)
 /// finds the selected iteration again, the first or last element equal to
@@ -285,6 +285,7 @@ fn host(s: &ReverseState, op: Op, plan: &LoopPlan) -> Option<Op> {
                 && h.regions()[0].entry().is_some_and(|body| {
                     let j = body.args()[0];
                     j.ty().is_index()
+                        && in_order_sum(body)
                         && body.ops().iter().any(|l| {
                             l.name() == "memref.load"
                                 && l.operand(0) == buffer
@@ -293,4 +294,19 @@ fn host(s: &ReverseState, op: Op, plan: &LoopPlan) -> Option<Op> {
                 })
         })
         .copied()
+}
+
+/// Whether the loop body `body` carries a float sum in the program's order
+/// (`arith.addf` of a carried value, not marked `reassoc`).
+fn in_order_sum(body: Block) -> bool {
+    let carried = &body.args()[1..];
+    let yielded = body.terminator().map(|t| t.operands()).unwrap_or_default();
+    yielded.iter().filter_map(|v| v.defining_op()).any(|add| {
+        add.name() == "arith.addf"
+            && add.operands().iter().any(|v| carried.contains(v))
+            && !add.attr("fastmath").is_some_and(|f| {
+                let flags = f.to_string();
+                flags.contains("reassoc") || flags.contains("<fast>")
+            })
+    })
 }
