@@ -50,6 +50,17 @@ pub const OVERWRITTEN_ARGS: &str = "moon.overwritten_args";
 /// its function that are zero at the start of each of its iterations.
 pub const ZERO_SHADOWS: &str = "moon.zero_shadows";
 
+/// The attribute of a `moon.vjp` whose shadows receive the derivatives
+/// instead of having them added: the adjoint function sets them to zero
+/// first, or, where a loop of its reverse sweep writes every element
+/// before anything else touches them, lets that loop store instead of add
+/// (`moonc gradbench` asks for it, as GradBench's gradients are new arrays).
+pub const OVERWRITE_SHADOWS: &str = "moon.overwrite_shadows";
+
+/// The attribute of the load of a shadow element in a reverse loop that
+/// visits every element of that shadow once (see [`OVERWRITE_SHADOWS`]).
+pub(crate) const COVERS: &str = "moon.covers";
+
 /// The default of [`Settings::inline_max_ops`].
 pub const INLINE_MAX_OPS: usize = 200;
 

@@ -19,6 +19,9 @@ pub struct Key {
     pub args: Vec<Act>,
     pub results: Vec<Act>,
     pub width: u32,
+    /// Reverse mode sets the shadows rather than adding to them
+    /// ([`crate::OVERWRITE_SHADOWS`]).
+    pub overwrite: bool,
 }
 
 impl Key {
@@ -39,6 +42,7 @@ impl Key {
             args: ty.0.iter().map(|t| activity(t, Act::Dup)).collect(),
             results: ty.1.iter().map(|t| activity(t, Act::Const)).collect(),
             width,
+            overwrite: false,
         }
     }
 
@@ -65,6 +69,9 @@ impl Key {
         );
         if self.width > 1 {
             name += &format!("_w{}", self.width);
+        }
+        if self.overwrite {
+            name += "_o";
         }
         name
     }
@@ -283,6 +290,7 @@ pub fn requested_key(op: Op, callee: &str, ty: (Vec<Type>, Vec<Type>)) -> Key {
     if let Some(results) = Act::written(op, "res_activity") {
         key.results = results;
     }
+    key.overwrite = op.name() == "moon.vjp" && op.attr(crate::OVERWRITE_SHADOWS).is_some();
     key
 }
 
@@ -322,7 +330,11 @@ impl Requested {
         let Some(custom) = custom else {
             return Ok(None);
         };
-        if self.key != Key::default_for(&self.callee, self.ty.clone(), 1) {
+        let key = Key {
+            overwrite: false,
+            ..self.key.clone()
+        };
+        if key != Key::default_for(&self.callee, self.ty.clone(), 1) {
             return Err(error_at(
                 op,
                 &format!(

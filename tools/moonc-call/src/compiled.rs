@@ -124,7 +124,7 @@ impl Compiled {
             .transpose()?;
         let vjp = wanted
             .vjp
-            .then(|| add(wrapper::vjp_wrapper(&primal, &location, wrt)))
+            .then(|| add(wrapper::vjp_wrapper(&primal, &location, wrt, false)))
             .transpose()?;
         let hvp = wanted
             .hvp_width

@@ -202,10 +202,12 @@ pub fn jvp_wrapper(entry: &Signature, location: &str, wrt: &Wrt, buffers: &[usiz
 /// The VJP wrapper of `entry`, located like [`jvp_wrapper`]'s. Arguments:
 /// the entry's, then one shadow per `dup` argument ([`is_dup_arg`], in
 /// argument order), then one cotangent per active result (in result
-/// order); shadows are incremented. Results: the entry's, then one
-/// cotangent per active argument ([`is_active_arg`], in argument order).
-/// Arguments that `wrt` leaves out are `const`: no shadow, no cotangent.
-pub fn vjp_wrapper(entry: &Signature, location: &str, wrt: &Wrt) -> Wrapper {
+/// order); shadows are incremented, or, with `overwrite`, set to the
+/// derivatives (`moon.overwrite_shadows`: what they held is ignored).
+/// Results: the entry's, then one cotangent per active argument
+/// ([`is_active_arg`], in argument order). Arguments that `wrt` leaves out
+/// are `const`: no shadow, no cotangent.
+pub fn vjp_wrapper(entry: &Signature, location: &str, wrt: &Wrt, overwrite: bool) -> Wrapper {
     let shadows = differentiated(entry, wrt).filter(|t| is_dup_arg(t));
     let seeds = entry.results.iter().filter(|t| is_active_result(t));
     let extra_args = shadows
@@ -213,8 +215,12 @@ pub fn vjp_wrapper(entry: &Signature, location: &str, wrt: &Wrt) -> Wrapper {
         .map(|(i, t)| (format!("%s{i}"), t))
         .chain(seeds.enumerate().map(|(i, t)| (format!("%c{i}"), t)));
     let cotangents = differentiated(entry, wrt).filter(|t| is_active_arg(t));
+    let mut clauses = activities(entry, wrt);
+    if overwrite {
+        clauses += " {moon.overwrite_shadows}";
+    }
     render(
-        ("vjp", &activities(entry, wrt)),
+        ("vjp", &clauses),
         entry,
         extra_args.collect(),
         cotangents.collect(),
@@ -551,7 +557,7 @@ mod tests {
                 ValueType::Scalar(Scalar::F32),
             ],
         };
-        let wrapper = vjp_wrapper(&entry, "loc(\"f.mlir\":1:1)", &Wrt::all());
+        let wrapper = vjp_wrapper(&entry, "loc(\"f.mlir\":1:1)", &Wrt::all(), false);
         assert_eq!(wrapper.name, "__moonc_vjp_f");
         assert_eq!(
             wrapper.text,
@@ -566,13 +572,27 @@ mod tests {
     }
 
     #[test]
+    fn overwriting_vjp_says_so() {
+        let entry = Signature {
+            name: "g".into(),
+            args: vec![memref(vec![Some(3)]), ValueType::Scalar(Scalar::Index)],
+            results: vec![],
+        };
+        let text = vjp_wrapper(&entry, "loc(unknown)", &Wrt::all(), true).text;
+        assert!(
+            text.contains("  moon.vjp @g(%a0, %a1, %s0) {moon.overwrite_shadows} : (memref<3xf64>, index, memref<3xf64>) -> () loc(unknown)\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn vjp_of_a_function_without_results() {
         let entry = Signature {
             name: "g".into(),
             args: vec![memref(vec![Some(3)]), ValueType::Scalar(Scalar::Index)],
             results: vec![],
         };
-        let text = vjp_wrapper(&entry, "loc(unknown)", &Wrt::all()).text;
+        let text = vjp_wrapper(&entry, "loc(unknown)", &Wrt::all(), false).text;
         assert!(
             text.contains("  moon.vjp @g(%a0, %a1, %s0) : (memref<3xf64>, index, memref<3xf64>) -> () loc(unknown)\n  return loc(unknown)\n"),
             "{text}"
@@ -592,7 +612,7 @@ mod tests {
             results: vec![ValueType::Scalar(Scalar::F64)],
         };
         let wrt = Wrt::parse(Some("3")).unwrap();
-        let vjp = vjp_wrapper(&entry, "loc(unknown)", &wrt);
+        let vjp = vjp_wrapper(&entry, "loc(unknown)", &wrt, false);
         assert!(
             vjp.text.contains(
                 "  %r = moon.vjp @f(%a0, %a1, %a2, %a3, %s0, %c0) args [const, const, const, dup] \
@@ -611,13 +631,13 @@ mod tests {
             "{}",
             jvp.text
         );
-        let vjp = vjp_wrapper(&entry, "loc(unknown)", &wrt);
+        let vjp = vjp_wrapper(&entry, "loc(unknown)", &wrt, false);
         assert_eq!(vjp.signature.results.len(), 2, "the value and dx");
         // Listing every float argument is the default: no clause.
         let all = Wrt::parse(Some("3,1,0")).unwrap();
         assert_eq!(
-            vjp_wrapper(&entry, "loc(unknown)", &all).text,
-            vjp_wrapper(&entry, "loc(unknown)", &Wrt::all()).text
+            vjp_wrapper(&entry, "loc(unknown)", &all, false).text,
+            vjp_wrapper(&entry, "loc(unknown)", &Wrt::all(), false).text
         );
     }
 

@@ -68,14 +68,6 @@ impl Array {
         }
     }
 
-    /// Sets every element to zero.
-    pub fn zero(&mut self) {
-        match &mut self.data {
-            Data::F64(data) => data.fill(0.0),
-            Data::I32(data) => data.fill(0),
-        }
-    }
-
     fn element(&self) -> Scalar {
         match self.data {
             Data::F64(_) => Scalar::F64,

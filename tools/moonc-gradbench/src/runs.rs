@@ -54,15 +54,13 @@ pub struct Run {
 }
 
 /// Calls `signature`'s entry point in `jit` on `args` as often as `runs`
-/// asks, timing each call; before each, the arrays at `zero` (the VJP's
-/// shadows, which it adds to) are set to zero, inside the timed region.
-/// The arguments are bound once: a function that changes its memref
-/// arguments sees what the previous call left.
+/// asks, timing each call. The arguments are bound once: a function that
+/// changes its memref arguments sees what the previous call left (a VJP
+/// sets its shadows: `moon.overwrite_shadows`).
 pub fn timed(
     jit: &Jit,
     signature: &Signature,
     args: &mut [Arg],
-    zero: std::ops::Range<usize>,
     runs: Runs,
 ) -> Result<Run, String> {
     let mut cells = Cells::bind(signature, args)?;
@@ -75,14 +73,9 @@ pub fn timed(
     let ((), tape) = TapeUse::around(|| {
         loop {
             let start = Instant::now();
-            for arg in &mut args[zero.clone()] {
-                if let Arg::Array(array) = arg {
-                    array.zero();
-                }
-            }
             // SAFETY: the slots were laid out for this entry point's
-            // signature; the arrays stay where they are (zeroing does not
-            // move them), and `cells` outlives the calls.
+            // signature; the arrays stay where they are, and `cells`
+            // outlives the calls.
             unsafe { entry(slots.as_mut_ptr()) };
             let elapsed = start.elapsed();
             timings.push(elapsed.as_nanos());

@@ -67,7 +67,7 @@ impl Defined {
         let primal = &entry.primal;
         let called = match &entry.vjp {
             None => {
-                let run = timed(&self.jit, primal, &mut args, 0..0, runs)?;
+                let run = timed(&self.jit, primal, &mut args, runs)?;
                 Called {
                     results: run.results,
                     arguments: run.arguments,
@@ -76,9 +76,9 @@ impl Defined {
                 }
             }
             Some((vjp, wrt)) => {
-                // The VJP's operands: the arguments, a zero shadow per
-                // differentiated memref, the cotangent 1 per float result.
-                let first = args.len();
+                // The VJP's operands: the arguments, a shadow per
+                // differentiated memref (which the VJP sets), the
+                // cotangent 1 per float result.
                 let shadows: Vec<Arg> = (primal.args.iter().zip(&args).enumerate())
                     .filter(|(i, (t, _))| wrt.includes(*i, t) && is_dup_arg(t))
                     .map(|(_, (_, arg))| match arg {
@@ -86,11 +86,10 @@ impl Defined {
                         other => other.clone(),
                     })
                     .collect();
-                let dups = shadows.len();
                 args.extend(shadows);
                 let active = primal.results.iter().filter(|t| is_active_result(t));
                 args.extend(active.map(|_| Arg::Float(1.0)));
-                let run = timed(&self.jit, vjp, &mut args, first..first + dups, runs)?;
+                let run = timed(&self.jit, vjp, &mut args, runs)?;
                 let Run {
                     mut results,
                     mut arguments,
@@ -175,7 +174,9 @@ fn compile_workload(eval: &'static Eval, source: &str) -> Outcome<Defined> {
                     }
                     Some((signature.clone(), wrt))
                 } else {
-                    let made = wrapper::vjp_wrapper(&primal, &location, &wrt);
+                    // GradBench's gradients are new arrays: the VJP sets its
+                    // shadows, so they need no zeroing before each call.
+                    let made = wrapper::vjp_wrapper(&primal, &location, &wrt, true);
                     session.add_function(&mut module, &made.name, &made.text)?;
                     packed.push(made.signature.clone());
                     wrappers.insert(function.entry, (made.signature.clone(), wrt.clone()));

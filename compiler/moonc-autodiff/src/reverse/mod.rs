@@ -61,7 +61,7 @@ use crate::{
 };
 use moonc_ir::{
     Error,
-    ir::{Builder, Op, Type, Value, error_at},
+    ir::{Block, Builder, Op, Type, Value, error_at},
     moon::Activity as Act,
 };
 use std::collections::{HashMap, HashSet};
@@ -211,10 +211,12 @@ pub(crate) fn generate(
 
     // Shadow arguments, then result cotangents.
     let loc = function.loc();
+    let mut shadows = vec![];
     for (i, &a) in args.iter().enumerate() {
         if matches!(key.args[i], Act::Dup | Act::DupNoNeed) {
             let shadow = body.add_arg(a.ty(), loc);
             state.shadows.insert(a, shadow);
+            shadows.push(shadow);
         }
     }
     let returned = ret.operands();
@@ -233,6 +235,13 @@ pub(crate) fn generate(
     state.size_records();
     state.keep_reread_buffers();
     state.free_tapes();
+    if key.overwrite && !split {
+        let fills: Vec<Op> = shadows
+            .iter()
+            .map(|&shadow| zero_fill(state.slot_anchor, shadow))
+            .collect();
+        drop_covered_fills(body, &fills);
+    }
     state.parallel_forward();
     for op in function.walk() {
         op.remove_attr(PARALLEL_NEST);
@@ -289,11 +298,24 @@ pub(crate) fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error
     let requested = Requested::read(diff, op)?;
     // Checked here, while `op` (the error's location) still exists.
     check_key(&requested.key, &requested.ty, op)?;
-    let name = match requested.served_by(diff.custom_vjp(&requested.callee), op)? {
-        Some(custom) => custom,
-        None => diff.request_vjp(requested.key, false, op)?.1,
-    };
+    let key = &requested.key;
     let mut b = Builder::before(op);
+    let name = match requested.served_by(diff.custom_vjp(&requested.callee), op)? {
+        Some(custom) => {
+            if key.overwrite {
+                let dups = key
+                    .args
+                    .iter()
+                    .filter(|a| matches!(a, Act::Dup | Act::DupNoNeed));
+                for &shadow in &op.operands()[key.args.len()..][..dups.count()] {
+                    let zero = b.float(shadow.ty().element(), 0.0);
+                    b.fill(zero, shadow);
+                }
+            }
+            custom
+        }
+        None => diff.request_vjp(key.clone(), false, op)?.1,
+    };
     let types: Vec<Type> = op.results().iter().map(|r| r.ty()).collect();
     let callee_attr = diff.ctx().attr(&format!("@{name}"));
     let call = b.create(
@@ -309,4 +331,65 @@ pub(crate) fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error
     }
     op.erase();
     Ok(())
+}
+
+/// `linalg.fill` of `shadow` with zero after `anchor` (the function's
+/// first operation), for a request that overwrites its shadows
+/// ([`crate::OVERWRITE_SHADOWS`]).
+fn zero_fill(anchor: Op, shadow: Value) -> Op {
+    let mut b = Builder::after(anchor);
+    let zero = b.float(shadow.ty().element(), 0.0);
+    b.fill(zero, shadow)
+}
+
+/// Drops each of `fills` whose shadow is next used, in the order the
+/// function runs, by a reverse loop that writes every element of it once
+/// ([`crate::COVERS`], marked by the fused reverse of a loop) and uses it
+/// for nothing else (one load, one store): that loop takes the element as
+/// zero instead of loading it. Then removes the marks.
+fn drop_covered_fills(body: Block, fills: &[Op]) {
+    let ops = body.ops();
+    let mut covered = vec![];
+    for &fill in fills {
+        let shadow = fill.operand(1);
+        let Some(at) = ops.iter().position(|&o| o == fill) else {
+            continue;
+        };
+        let users = |o: Op| -> Vec<Op> {
+            let mut all = o.walk();
+            all.push(o);
+            all.retain(|n| n.operands().contains(&shadow));
+            all
+        };
+        let Some(users) = ops[at + 1..]
+            .iter()
+            .map(|&o| users(o))
+            .find(|u| !u.is_empty())
+        else {
+            continue;
+        };
+        if let [a, b] = users[..] {
+            let (load, store) = if a.name() == "memref.load" {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            if load.attr(crate::COVERS).is_some()
+                && load.operand(0) == shadow
+                && store.name() == "memref.store"
+                && store.operand(1) == shadow
+            {
+                covered.push((fill, load));
+            }
+        }
+    }
+    for (fill, load) in covered {
+        let zero = Builder::before(load).float(load.result(0).ty(), 0.0);
+        load.result(0).replace_uses(zero);
+        load.erase();
+        fill.erase();
+    }
+    for op in body.parent_op().walk() {
+        op.remove_attr(crate::COVERS);
+    }
 }

@@ -496,6 +496,7 @@ impl ReverseState<'_> {
                 args: operands.iter().map(|v| activity(v, true)).collect(),
                 results: results.iter().map(|v| activity(v, false)).collect(),
                 width: 1,
+                overwrite: false,
             };
             if op.attr(crate::adjoint::CHECKPOINT).is_some() {
                 let (_, joint) = self.diff.request_vjp(key.clone(), false, op)?;

@@ -85,6 +85,7 @@ fn call(s: &mut FunctionState, op: Op) -> Result<(), Error> {
                 args: operands.iter().map(|&v| activity_of(s, v)).collect(),
                 results: results.iter().map(|&v| activity_of(s, v)).collect(),
                 width: s.width,
+                overwrite: false,
             };
             let name = s.diff.request(key.clone(), op)?;
             (key, name)

@@ -316,7 +316,7 @@ impl Builder {
     }
 
     /// `linalg.fill` of `buffer` with the scalar `value`.
-    pub fn fill(&mut self, value: Value, buffer: Value) {
+    pub fn fill(&mut self, value: Value, buffer: Value) -> Op {
         let segments = self.ctx.attr("array<i32: 1, 1>");
         let shell = Region::new();
         let op = self.create(
@@ -330,5 +330,6 @@ impl Builder {
         shell.destroy();
         // SAFETY: the operation is a live linalg.fill with an empty region.
         unsafe { sys::mlirLinalgFillBuiltinNamedOpRegion(op.0) };
+        op
     }
 }

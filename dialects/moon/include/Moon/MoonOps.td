@@ -72,8 +72,10 @@ def Moon_VjpOp : Moon_TransformOp<"vjp"> {
     `dup`/`dup_noneed` argument (in argument order), then one cotangent for
     each `active`/`active_noneed` result (in result order). Derivatives are
     *added* to the shadows: a shadow that is not zero on entry is
-    accumulated into, never overwritten. The memref arguments hold what a
-    plain call leaves in them.
+    accumulated into, never overwritten. With the unit attribute
+    `moon.overwrite_shadows` the shadows are set instead: they end up
+    holding the derivatives, whatever they held on entry. The memref
+    arguments hold what a plain call leaves in them.
 
     Results: every result of `@callee` that is not `active_noneed`, then one
     cotangent for each `active` argument, in argument order.

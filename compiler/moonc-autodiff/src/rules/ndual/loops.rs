@@ -222,7 +222,10 @@ fn reverse_loop(
             let load = plan.loads[k];
             let shadow = s.shadow(load, load.operand(0))?;
             let indices: Vec<Value> = load.operands()[1..].iter().map(at).collect();
-            add_to_element(&mut b, shadow, &indices, total);
+            let old = add_to_element(&mut b, shadow, &indices, total);
+            if covers(op, plan, load) {
+                old.set_attr(crate::COVERS, ctx.attr("unit"));
+            }
         } else {
             let (_, cell) = cells[k - loads];
             add_to_cell(&mut b, cell, total);
@@ -233,6 +236,34 @@ fn reverse_loop(
         s.add_adjoint(v, total);
     }
     Ok(())
+}
+
+/// Whether the reverse loop of `op` adds to every element of `load`'s
+/// shadow once: `op` runs over `[0, dim)` of the 1-D buffer `load` reads,
+/// at its induction variable, and the loop neither loads that buffer again
+/// nor stores to it. (Such a loop may store the element instead of adding
+/// to it when nothing has touched the shadow before; see
+/// [`crate::OVERWRITE_SHADOWS`].)
+fn covers(op: Op, plan: &LoopPlan, load: Op) -> bool {
+    let buffer = load.operand(0);
+    let iv = op.regions()[0].entry().expect("a loop body").args()[0];
+    let whole = op.operand(1).defining_op().is_some_and(|dim| {
+        dim.name() == "memref.dim"
+            && dim.operand(0) == buffer
+            && dim.operand(1).index_constant() == Some(0)
+    });
+    buffer.ty().shape().len() == 1
+        && whole
+        && op.operand(0).index_constant() == Some(0)
+        && op.operand(2).index_constant() == Some(1)
+        && load.operands()[1..] == [iv]
+        && plan
+            .all_loads
+            .iter()
+            .filter(|l| l.operand(0) == buffer)
+            .count()
+            == 1
+        && plan.stores.iter().all(|st| st.operand(1) != buffer)
 }
 
 /// Clones `ops` of the body of the loop `op` with `b`, at the induction
@@ -266,8 +297,13 @@ pub(super) fn add_to_cell(b: &mut Builder, cell: Value, value: Value) {
     b.create("memref.store", &[sum, cell], &[], &[], &[], &[]);
 }
 
-/// `buffer[indices] += value`.
-pub(super) fn add_to_element(b: &mut Builder, buffer: Value, indices: &[Value], value: Value) {
+/// `buffer[indices] += value`; returns the load of the old element.
+pub(super) fn add_to_element(
+    b: &mut Builder,
+    buffer: Value,
+    indices: &[Value],
+    value: Value,
+) -> Op {
     let mut operands = vec![buffer];
     operands.extend(indices);
     let old = b.value("memref.load", &operands, value.ty(), &[]);
@@ -275,4 +311,5 @@ pub(super) fn add_to_element(b: &mut Builder, buffer: Value, indices: &[Value], 
     let mut operands = vec![sum, buffer];
     operands.extend(indices);
     b.create("memref.store", &operands, &[], &[], &[], &[]);
+    old.defining_op().expect("a load")
 }
