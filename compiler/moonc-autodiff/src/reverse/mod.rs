@@ -235,13 +235,15 @@ pub(crate) fn generate(
     state.size_records();
     state.keep_reread_buffers();
     state.free_tapes();
-    if key.overwrite && !split {
-        let fills: Vec<Op> = shadows
+    let fills: Vec<Op> = if key.overwrite && !split {
+        shadows
             .iter()
             .map(|&shadow| zero_fill(state.slot_anchor, shadow))
-            .collect();
-        drop_covered_fills(body, &fills);
-    }
+            .collect()
+    } else {
+        vec![]
+    };
+    drop_covered_fills(body, &fills);
     state.parallel_forward();
     for op in function.walk() {
         op.remove_attr(PARALLEL_NEST);

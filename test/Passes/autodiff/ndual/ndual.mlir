@@ -1,5 +1,9 @@
 // RUN: moonc-opt %s --split-input-file --moon-autodiff | FileCheck %s
 // RUN: moonc-opt %s --split-input-file --moon-autodiff | moonc-opt --split-input-file > /dev/null
+// RUN: moonc-opt %s --split-input-file --moon-autodiff | FileCheck %s --check-prefix=NO-MARKS
+// The reverse loops' marks for shadows that are set (`moon.covers`) do not
+// outlive differentiation.
+// NO-MARKS-NOT: moon.covers
 
 // The IR of the fused N-wide dual path (see docs/ndual.md).
 
