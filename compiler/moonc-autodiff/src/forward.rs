@@ -192,6 +192,15 @@ pub(crate) fn generate(
 
 /// Replaces one `moon.jvp` by a call.
 pub(crate) fn replace_jvp(diff: &mut Differentiator, op: Op) -> Result<(), Error> {
+    if op.attr(crate::OVERWRITE_SHADOWS).is_some() {
+        return Err(error_at(
+            op,
+            &format!(
+                "`{}` is for `moon.vjp`: forward mode has no shadows to set",
+                crate::OVERWRITE_SHADOWS
+            ),
+        ));
+    }
     let requested = Requested::read(diff, op)?;
     let name = match requested.served_by(diff.custom_rule(&requested.callee), op)? {
         Some(custom) => custom,

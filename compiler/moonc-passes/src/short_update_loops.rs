@@ -27,11 +27,11 @@ pub static SHORT_UPDATE_LOOPS: PassInfo = PassInfo {
     description: r#"
 Versions every innermost `scf.for` with one bound that changes with the
 loop around it and one that does not (`for j in i + 1 .. d` inside `for
-i`), a positive constant step, and a `memref.load` and `memref.store` of the same buffer at the
-same indices, one of which varies in the loop (`%out[%j] = %out[%j] +
-...`): `scf.if` on the trip count
-runs, below `below` iterations, a copy whose `loop_annotation` keeps LLVM
-from vectorizing and from unrolling it, and otherwise the loop as it was.
+i`), a positive constant step, and a `memref.load` and `memref.store` of
+the same buffer at the same indices, one of which varies in the loop
+(`%out[%j] = %out[%j] + ...`): `scf.if` on the trip count runs, below
+`below` iterations, a copy whose `loop_annotation` keeps LLVM from
+vectorizing and from unrolling it, and otherwise the loop as it was.
 Such a loop runs again and again over overlapping elements starting at
 shifting places (a triangular loop nest over a small dimension): its
 vectorized loads read elements that the run before has just stored at
@@ -42,9 +42,9 @@ vector loads read exactly what vector stores wrote, which the store buffer
 forwards, and the copy only made them larger; so are tiles, whose runs
 do not overlap, and bodies of more than 32 operations, which have the work
 to hide the wait (copying ode's checkpointed gradient's edge loops made it
-slower). The reverse sweep's loops
-(`moon.reverse`) are left alone, measured slower so, as are loops whose
-annotation already says whether to vectorize (`moon-blocked-loops`).
+slower). The reverse sweep's loops (`moon.reverse`) are left alone,
+measured slower so, as are loops whose annotation already says whether to
+vectorize (`moon-blocked-loops`).
 `moon-cpu-pipeline` runs it after `moon-reverse-loops`.
 "#,
     op_name: "builtin.module",

@@ -79,3 +79,15 @@ func.func @caller(%a: memref<4xf64>, %da: memref<4xf64>) -> (f64, f64) {
   %r:2 = moon.jvp @f(%a, %da) : (memref<4xf64>, memref<4xf64>) -> (f64, f64)
   return %r#0, %r#1 : f64, f64
 }
+
+// -----
+
+// Setting shadows is a reverse-mode request.
+func.func @f(%x: f64) -> f64 {
+  return %x : f64
+}
+func.func @caller(%x: f64, %dx: f64) -> (f64, f64) {
+  // expected-error @+1 {{`moon.overwrite_shadows` is for `moon.vjp`: forward mode has no shadows to set}}
+  %r:2 = moon.jvp @f(%x, %dx) {moon.overwrite_shadows} : (f64, f64) -> (f64, f64)
+  return %r#0, %r#1 : f64, f64
+}
