@@ -143,7 +143,7 @@ fn fuse_runs(block: Block, growth: usize) {
 /// The buffers zero at the start of each iteration of the loop whose body
 /// is `block`: the arguments of its function that reverse mode lists in
 /// the loop's `moon.zero_shadows`.
-fn zero_on_entry(block: Block) -> HashSet<Value> {
+pub(crate) fn zero_on_entry(block: Block) -> HashSet<Value> {
     let l = block.parent_op();
     let Some(positions) = l.attr(ZERO_SHADOWS) else {
         return HashSet::new();

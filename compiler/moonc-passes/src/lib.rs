@@ -26,6 +26,7 @@ pub mod share_sincos;
 pub mod short_update_loops;
 pub mod uniform_buffers;
 pub mod vmap;
+pub mod zero_loads;
 
 /// The function a `moon.*` request `op` in `module` names (its `callee`),
 /// with the function's argument and result types; a located error when
@@ -63,6 +64,7 @@ pub static PASSES: &[&PassInfo] = &[
     &collapse_dims::COLLAPSE_DIMS,
     &autodiff::AUTODIFF,
     &fuse_adjoint_loops::FUSE_ADJOINT_LOOPS,
+    &zero_loads::ZERO_LOADS,
     &uniform_buffers::UNIFORM_BUFFERS,
     &linalg_to_blas::LINALG_TO_BLAS,
     &reductions_to_atomics::REDUCTIONS_TO_ATOMICS,

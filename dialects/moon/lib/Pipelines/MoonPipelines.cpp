@@ -34,6 +34,10 @@ namespace mlir::moon {
 // - runs of reverse-sweep loops over one range become one loop of
 //   independent iterations (moon-fuse-adjoint-loops, a Rust pass), before
 //   the passes below look at loop bodies;
+// - loads of local buffers where every element is known to be zero (the
+//   adjoint of a scratch buffer, zeroed by each iteration of the reverse
+//   sweep) become the constant (moon-zero-loads, a Rust pass), after
+//   fill ops have become loops, which it follows;
 // - f64 exps in loops that compute no other library math function are
 //   computed inline (moon-inline-exp, a Rust pass: the pipeline is built
 //   only where moonc's passes are registered), then loops taking the sine
@@ -83,7 +87,7 @@ namespace mlir::moon {
 const char *const kCpuPipeline =
     "moon-bufferize,moon-uniform-buffers,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
-    "moon-fuse-adjoint-loops,moon-inline-exp,moon-share-sincos,"
+    "moon-fuse-adjoint-loops,moon-zero-loads,moon-inline-exp,moon-share-sincos,"
     "scf-forall-to-for,moon-blocked-loops,moon-reverse-loops,"
     "moon-short-update-loops,"
     "moon-outline-loops,"
