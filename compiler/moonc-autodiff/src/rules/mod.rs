@@ -31,6 +31,7 @@ mod math;
 mod memref;
 pub mod ndual;
 mod scf;
+mod select_loop;
 
 /// How the tangent of an operation is computed.
 #[derive(Clone, Copy)]

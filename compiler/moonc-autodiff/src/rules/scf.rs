@@ -333,6 +333,11 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
         }
         return Ok(());
     }
+    // (Not in a split pair, whose forward half is another function.)
+    let forward_here = !s.split && op.block().is_within(s.body());
+    if let Some(selection) = super::select_loop::selection(op, &carried).filter(|_| forward_here) {
+        return super::select_loop::reverse(s, op, &selection, seeds[0]);
+    }
     let (lb, ub, step) = (
         s.get(op.operand(0))?,
         s.get(op.operand(1))?,
