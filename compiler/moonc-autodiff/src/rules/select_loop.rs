@@ -31,8 +31,8 @@ pub(super) struct Selection {
 /// Whether the `scf.for` `op`, whose only carried value with an adjoint
 /// is the one at `carried`, keeps a max or min with a select: the value
 /// `acc` is carried as `arith.select %c, %x, %acc` (or `%c, %acc, %x`)
-/// with `%x` a `memref.load` in the body at indices computed from the
-/// induction variable, `acc` used by nothing but that select and
+/// with `%x` a `memref.load` in the body, of a buffer defined outside it,
+/// at indices computed from the induction variable, `acc` used by nothing but that select and
 /// `arith.cmpf`s giving `%c`, and the body only loads and computes (no
 /// stores, calls or regions), so that nothing else of it needs a reverse.
 pub(super) fn selection(op: Op, carried: &[usize]) -> Option<Selection> {
@@ -70,9 +70,9 @@ pub(super) fn selection(op: Op, carried: &[usize]) -> Option<Selection> {
         .users()
         .iter()
         .all(|u| *u == select || u.name() == "arith.cmpf" && u.result(0) == condition);
-    let load = element
-        .defining_op()
-        .filter(|l| l.name() == "memref.load" && l.block() == body)?;
+    let load = element.defining_op().filter(|l| {
+        l.name() == "memref.load" && l.block() == body && !l.operand(0).block().is_within(body)
+    })?;
     let iv = body.args()[0];
     let indices_known = load.operands()[1..]
         .iter()
