@@ -702,7 +702,7 @@ impl Run {
 }
 
 /// Whether `op` is the float constant +0.0.
-fn is_zero_constant(op: Op) -> bool {
+pub(crate) fn is_zero_constant(op: Op) -> bool {
     op.name() == "arith.constant"
         && op.result(0).ty().is_float()
         && op

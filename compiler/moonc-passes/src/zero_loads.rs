@@ -9,7 +9,7 @@
 //! scalar, its vector loads wait for the scalar stores to reach the cache:
 //! the store buffer cannot forward several stores to one load.
 
-use crate::fuse_adjoint_loops::zero_on_entry;
+use crate::fuse_adjoint_loops::{is_zero_constant, zero_on_entry};
 use moonc_autodiff::{DISTINCT_ARGS, ZERO_SHADOWS};
 use moonc_ir::ir::{Block, Builder, Op, Value};
 use moonc_ir::{
@@ -291,18 +291,16 @@ impl Buffer {
 
     /// Whether `v` is the number of elements of the one-dimensional buffer.
     fn is_size(&self, v: Value) -> bool {
-        let size = |v: Value| {
-            if let Some(n) = v.index_constant() {
-                return self.value.ty().shape().first() == Some(&Some(n));
-            }
-            v.defining_op().is_some_and(|o| {
+        if let Some(n) = v.index_constant() {
+            return self.value.ty().shape().first() == Some(&Some(n));
+        }
+        self.allocated_size(v)
+            || v.defining_op().is_some_and(|o| {
                 o.name() == "memref.dim" && o.operand(0) == self.value
                     || o.name() == "arith.maxsi"
                         && o.operands().iter().any(|x| x.index_constant() == Some(0))
                         && o.operands().iter().any(|&x| self.allocated_size(x))
-            }) || self.allocated_size(v)
-        };
-        size(v)
+            })
     }
 
     /// Whether `v` is the dynamic size the buffer was allocated with.
@@ -315,13 +313,7 @@ impl Buffer {
 
 /// Whether `v` is the float constant +0.0.
 fn is_zero(v: Value) -> bool {
-    v.defining_op().is_some_and(|op| {
-        op.name() == "arith.constant"
-            && v.ty().is_float()
-            && op
-                .attr("value")
-                .is_some_and(|a| a.to_string().starts_with("0.000000e+00"))
-    })
+    v.defining_op().is_some_and(is_zero_constant)
 }
 
 /// The coefficient (1 or -1) of the induction variable `iv` in `index`,

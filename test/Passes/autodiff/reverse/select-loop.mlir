@@ -8,6 +8,10 @@
 // RUN: moonc check %s --entry argmax_last --args '[[0.5, -1.5, 2.0, 0.7, 1.9]]' | FileCheck %s --check-prefix=CHECKED
 // RUN: moonc check %s --entry argmin_kept_if_true --args '[[0.5, -1.5, 2.0, 0.7, 1.9]]' | FileCheck %s --check-prefix=CHECKED
 // RUN: moonc check %s --entry row_maxes --args '[[[1, -4, 2], [3, 0.5, -2.5], [0.1, 0.2, 0.3]]]' | FileCheck %s --check-prefix=CHECKED
+// RUN: moonc grad %s --entry in_if --args '[[1, 3, 2], 1]' | FileCheck %s --check-prefix=IF
+// RUN: moonc grad %s --entry in_while --args '[[[1, 3, 2], [5, -1, 4]]]' | FileCheck %s --check-prefix=WHILE
+// RUN: moonc check %s --entry in_if --args '[[0.5, 1.5, -2.0, 0.7], 1]' | FileCheck %s --check-prefix=CHECKED
+// RUN: moonc check %s --entry in_while --args '[[[0.5, 1.5, -2.0], [0.7, 0.1, 0.9]]]' | FileCheck %s --check-prefix=CHECKED
 // CHECKED: check: PASS
 
 // A loop that keeps a max or min with arith.select (GradBench's
@@ -57,6 +61,10 @@
 // INIT: {"value": 10.0, "gradient": {{\[}}[2.0, 0.0, 0.0]]}
 // TIES-LAST: {"value": 6.0, "gradient": {{\[}}[0.0, 0.0, 2.0, 0.0]]}
 // MIN: {"value": 2.0, "gradient": {{\[}}[0.0, 2.0, 0.0, 0.0]]}
+// Inside a branch, and inside an scf.while (whose trip count is not known
+// before it runs), the kept index is taped as any value there is.
+// IF: {"value": 9.0, "gradient": {{\[}}[0.0, 6.0, 0.0], null]}
+// WHILE: {"value": 34.0, "gradient": {{\[}}{{\[}}[0.0, 6.0, 0.0], [10.0, 0.0, 0.0]]]}
 // ROWS: {"value": 25.0, "gradient": {{\[}}{{\[}}[0.0, -8.0, 0.0], [6.0, 0.0, 0.0]]]}
 
 func.func @argmax_first(%x: memref<?xf64>) -> f64 {
@@ -140,4 +148,52 @@ func.func @g1(%x: memref<?x?xf64>, %dx: memref<?x?xf64>) {
 func.func @g2(%x: memref<?xf64>, %dx: memref<?xf64>) {
   moon.grad @argmax_first(%x, %dx) args [dup] : (memref<?xf64>, memref<?xf64>) -> ()
   return
+}
+
+func.func @in_if(%x: memref<?xf64>, %flag: i1) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %r = scf.if %flag -> f64 {
+    %x0 = memref.load %x[%c0] : memref<?xf64>
+    %m = scf.for %i = %c1 to %n step %c1 iter_args(%acc = %x0) -> f64 {
+      %xi = memref.load %x[%i] : memref<?xf64>
+      %lt = arith.cmpf olt, %acc, %xi : f64
+      %next = arith.select %lt, %xi, %acc : f64
+      scf.yield %next : f64
+    }
+    %s = arith.mulf %m, %m : f64
+    scf.yield %s : f64
+  } else {
+    %x1 = memref.load %x[%c1] : memref<?xf64>
+    scf.yield %x1 : f64
+  }
+  return %r : f64
+}
+
+func.func @in_while(%x: memref<?x?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %n = memref.dim %x, %c0 : memref<?x?xf64>
+  %d = memref.dim %x, %c1 : memref<?x?xf64>
+  %res:2 = scf.while (%i = %c0, %acc = %z) : (index, f64) -> (index, f64) {
+    %more = arith.cmpi slt, %i, %n : index
+    scf.condition(%more) %i, %acc : index, f64
+  } do {
+  ^bb0(%i: index, %acc: f64):
+    %x0 = memref.load %x[%i, %c0] : memref<?x?xf64>
+    %m = scf.for %j = %c1 to %d step %c1 iter_args(%a = %x0) -> f64 {
+      %xj = memref.load %x[%i, %j] : memref<?x?xf64>
+      %gt = arith.cmpf ogt, %xj, %a : f64
+      %next = arith.select %gt, %xj, %a : f64
+      scf.yield %next : f64
+    }
+    %sq = arith.mulf %m, %m : f64
+    %acc2 = arith.addf %acc, %sq : f64
+    %i2 = arith.addi %i, %c1 : index
+    scf.yield %i2, %acc2 : index, f64
+  }
+  return %res#1 : f64
 }
