@@ -238,7 +238,7 @@ pub(crate) fn generate(
     let fills: Vec<Op> = if key.overwrite && !split {
         shadows
             .iter()
-            .map(|&shadow| zero_fill(state.slot_anchor, shadow))
+            .map(|&shadow| zero_fill(&mut Builder::after(state.slot_anchor), shadow))
             .collect()
     } else {
         vec![]
@@ -310,8 +310,7 @@ pub(crate) fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error
                     .iter()
                     .filter(|a| matches!(a, Act::Dup | Act::DupNoNeed));
                 for &shadow in &op.operands()[key.args.len()..][..dups.count()] {
-                    let zero = b.float(shadow.ty().element(), 0.0);
-                    b.fill(zero, shadow);
+                    zero_fill(&mut b, shadow);
                 }
             }
             custom
@@ -335,11 +334,9 @@ pub(crate) fn replace_vjp(diff: &mut Differentiator, op: Op) -> Result<(), Error
     Ok(())
 }
 
-/// `linalg.fill` of `shadow` with zero after `anchor` (the function's
-/// first operation), for a request that overwrites its shadows
-/// ([`crate::OVERWRITE_SHADOWS`]).
-fn zero_fill(anchor: Op, shadow: Value) -> Op {
-    let mut b = Builder::after(anchor);
+/// `linalg.fill` of `shadow` with zero at `b`, for a request that
+/// overwrites its shadows ([`crate::OVERWRITE_SHADOWS`]).
+fn zero_fill(b: &mut Builder, shadow: Value) -> Op {
     let zero = b.float(shadow.ty().element(), 0.0);
     b.fill(zero, shadow)
 }

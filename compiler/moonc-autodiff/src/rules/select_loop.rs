@@ -12,6 +12,7 @@
 //! buffer again for the result (as `rules/ndual/selection.rs` does for
 //! `maximumf` over memory that stays unchanged) could not.
 
+use super::ndual::add_to_element;
 use crate::adjoint::ReverseState;
 use moonc_ir::Error;
 use moonc_ir::ir::{Block, Builder, Op, Value};
@@ -142,15 +143,11 @@ pub(super) fn reverse(
         let end = Builder::at_end(then, op.loc()).create("scf.yield", &[], &[], &[], &[], &[]);
         let mut b = Builder::before(end);
         let mut mapping = HashMap::from([(iv, last)]);
-        let mut at = vec![shadow];
+        let mut at = vec![];
         for &v in &sel.load.operands()[1..] {
             at.push(at_iteration(s, &mut b, v, body, &mut mapping)?);
         }
-        let old = b.value("memref.load", &at, seed.ty(), &[]);
-        let sum = b.value("arith.addf", &[old, seed], seed.ty(), &[]);
-        let mut operands = vec![sum];
-        operands.extend(at);
-        b.create("memref.store", &operands, &[], &[], &[], &[]);
+        add_to_element(&mut b, shadow, &at, seed);
     }
     let zero = s.b.float(seed.ty(), 0.0);
     let to_init =

@@ -298,7 +298,7 @@ pub(super) fn add_to_cell(b: &mut Builder, cell: Value, value: Value) {
 }
 
 /// `buffer[indices] += value`; returns the load of the old element.
-pub(super) fn add_to_element(
+pub(crate) fn add_to_element(
     b: &mut Builder,
     buffer: Value,
     indices: &[Value],

@@ -36,6 +36,7 @@
 
 mod generic;
 mod loops;
+pub(crate) use loops::add_to_element;
 mod plan;
 mod selection;
 
