@@ -99,6 +99,12 @@ unsafe extern "C" {
     /// Sets `--moon-tape-budget`.
     pub fn moonSetTapeBudget(bytes: u64);
 
+    /// `--moon-checkpoint-levels`: the levels of checkpoints one loop may use.
+    pub fn moonCheckpointLevels() -> std::ffi::c_uint;
+
+    /// Sets `--moon-checkpoint-levels`.
+    pub fn moonSetCheckpointLevels(levels: std::ffi::c_uint);
+
     /// Emits a remark at a location when `--moon-remarks` is on.
     pub fn moonEmitRemark(location: MlirLocation, message: MlirStringRef);
 

@@ -62,6 +62,19 @@ pub fn set_tape_budget(bytes: u64) {
     unsafe { ffi::moonSetTapeBudget(bytes) }
 }
 
+/// `--moon-checkpoint-levels`: the levels of checkpoints a checkpointed
+/// loop may use when one level cannot fit the tape budget (at least 1).
+pub fn checkpoint_levels() -> u32 {
+    // SAFETY: reads a global option.
+    unsafe { ffi::moonCheckpointLevels() }.max(1)
+}
+
+/// Sets `--moon-checkpoint-levels` (for the `moonc` driver).
+pub fn set_checkpoint_levels(levels: u32) {
+    // SAFETY: writes a global option; passes read it only while running.
+    unsafe { ffi::moonSetCheckpointLevels(levels) }
+}
+
 /// Emits `message` as a remark at `location` when `--moon-remarks` is on.
 pub fn remark(location: MlirLocation, message: &str) {
     let text = MlirStringRef {

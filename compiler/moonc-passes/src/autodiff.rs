@@ -67,7 +67,9 @@ that carries state through local buffers and whose tape would exceed
 `--moon-tape-budget` bytes (default 16 MiB, 0: never) is checkpointed: it
 runs in segments of a segment function, saving the buffers each segment
 reads before writing, and the reverse sweep restores them and calls the
-segment's adjoint function (recompute, then reverse; docs/autodiff.md). An `scf.parallel`
+segment's adjoint function (recompute, then reverse; docs/autodiff.md);
+`--moon-checkpoint-levels=N` (default 1) lets a segment be segmented
+again, up to N levels, when one level cannot fit the budget. An `scf.parallel`
 without reductions is reversed as a sequential `scf.for` nest; with
 `parallel-reverse=1` (`moonc --gpu`), one whose body only loads, stores
 and computes (no nested regions or calls) is reversed as an `scf.parallel`

@@ -23,18 +23,43 @@
 // RUN: moonc --moon-tape-budget 1 check %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' | FileCheck %s
 // RUN: moonc check %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' | FileCheck %s
 // RUN: moonc --moon-tape-budget 1 check %s --entry tri --args '[[[1.0,2.0,3.0],[4.0,5.0,6.0]],[0.5,0.25,0.125]]' | FileCheck %s
+//
+// Levels (--moon-checkpoint-levels N): budget 1 cannot be met by one level,
+// so each segment is run in segments again, up to N levels (heat at s = 9:
+// segments of ceil((81 C / T)^(1/3)) = 4 iterations, each in segments of
+// ceil(sqrt(4 C / T)) = 2; the last, one iteration, in one).
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 2 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],9]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 2 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],2]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 3 check %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],50]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 2 check %s --entry grid --args '[[[0.1,0.2,0.3,0.4],[0.5,0.6,0.7,0.8],[0.3,0.2,0.1,0.0]],8]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 3 check %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' | FileCheck %s
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 2 check %s --entry tri --args '[[[1.0,2.0,3.0],[4.0,5.0,6.0]],[0.5,0.25,0.125]]' | FileCheck %s
 // CHECK: vjp tape: ok
 // CHECK: check: PASS
+//
+// The peak tape of heat at s = 200 (the checkpoints of every level plus
+// the last level's tape) falls with each level: 20 checkpoints and
+// segments of 10 iterations; 8 + 7 and segments of 4; 5 + 4 + 3 and 2.
+// RUN: moonc --moon-tape-budget 1 bench %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],200]' --time-ms 1 | FileCheck %s --check-prefix=PEAK1
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 2 bench %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],200]' --time-ms 1 | FileCheck %s --check-prefix=PEAK2
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 3 bench %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],200]' --time-ms 1 | FileCheck %s --check-prefix=PEAK3
+// PEAK1: "tape_peak_bytes": 3520
+// PEAK2: "tape_peak_bytes": 1856
+// PEAK3: "tape_peak_bytes": 1568
 //
 // RUN: moonc --moon-tape-budget 0 grad %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],10]' > %t.taped
 // RUN: moonc --moon-tape-budget 1 grad %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],10]' > %t.checkpointed
 // RUN: %python %S/Inputs/same_json.py %t.taped %t.checkpointed
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 3 grad %s --entry heat --args '[[0.1,0.2,0.3,0.4,0.5,0.6,0.7],10]' > %t.levels
+// RUN: %python %S/Inputs/same_json.py %t.taped %t.levels
 // RUN: moonc --moon-tape-budget 0 grad %s --entry grid --args '[[[0.1,0.2,0.3,0.4],[0.5,0.6,0.7,0.8],[0.3,0.2,0.1,0.0]],8]' > %t.taped
 // RUN: moonc --moon-tape-budget 1 grad %s --entry grid --args '[[[0.1,0.2,0.3,0.4],[0.5,0.6,0.7,0.8],[0.3,0.2,0.1,0.0]],8]' > %t.checkpointed
 // RUN: %python %S/Inputs/same_json.py %t.taped %t.checkpointed
 // RUN: moonc --moon-tape-budget 0 grad %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' > %t.taped
 // RUN: moonc --moon-tape-budget 1 grad %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' > %t.checkpointed
 // RUN: %python %S/Inputs/same_json.py %t.taped %t.checkpointed
+// RUN: moonc --moon-tape-budget 1 --moon-checkpoint-levels 2 grad %s --entry ode --args '[[1.1,0.9,1.2,0.8,1.05],30]' > %t.levels
+// RUN: %python %S/Inputs/same_json.py %t.taped %t.levels
 
 // A heat-like update in place, with a temporary overwritten each step, a
 // carried energy, and a nonlinear term.

@@ -65,6 +65,11 @@ struct Cli {
     /// BYTES (default 16 MiB; 0 never checkpoints; see docs/autodiff.md).
     #[arg(long, global = true, value_name = "BYTES")]
     moon_tape_budget: Option<u64>,
+    /// The levels of checkpoints a checkpointed loop may use when one level
+    /// cannot fit the tape budget; each level runs the loop once more
+    /// (default 1; see docs/autodiff.md).
+    #[arg(long, global = true, value_name = "N")]
+    moon_checkpoint_levels: Option<u32>,
     /// Compile for an NVIDIA GPU through moon-gpu-pipeline (parallel loops
     /// and sums become kernels). `run`, `jacobian`, `grad` and `check` then
     /// call the code with their memref arguments in device memory (see
@@ -437,6 +442,9 @@ fn main() {
     }
     if let Some(bytes) = cli.moon_tape_budget {
         moonc_ir::options::set_tape_budget(bytes);
+    }
+    if let Some(levels) = cli.moon_checkpoint_levels {
+        moonc_ir::options::set_checkpoint_levels(levels);
     }
     let outcome = gpu_mode(&cli).and_then(|()| match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),

@@ -18,7 +18,12 @@
 //! `k = max(B / 2T, ⌈√(n C / T)⌉)` iterations long (C: the bytes of the
 //! buffers saved, those a segment reads before writing them): the
 //! checkpoints and one segment's tape then fit the budget whenever one
-//! level of checkpoints can, and take the least memory otherwise.
+//! level of checkpoints can, and take the least memory otherwise. With
+//! `--moon-checkpoint-levels` L > 1, a loop whose one level cannot fit
+//! takes longer segments, `⌈(nᴸ C / T)^(1 / (L + 1))⌉`, and its segment
+//! function's loop is checkpointed again (with L - 1 levels) when the
+//! segment function is differentiated, its buffers being the segment
+//! function's arguments.
 
 use super::prepare::written_roots;
 use crate::{
@@ -30,8 +35,27 @@ use crate::{
 use moonc_ir::ir::{Block, Builder, Op, Region, Type, Value};
 use std::collections::{HashMap, HashSet};
 
-/// The attribute of a segment function's loop, which is not segmented again.
+/// The attribute of a segment function's loop: how many levels of
+/// checkpoints its own segments may still use (0: it is not segmented
+/// again).
 const SEGMENT: &str = "moon.segment";
+
+/// The levels of checkpoints the loop `op` may use: those a segment
+/// function's loop was given, or for a loop of the user's,
+/// `--moon-checkpoint-levels` (when one level cannot fit the budget, a
+/// segment is itself run in segments, each level running the loop once
+/// more).
+fn levels(op: Op) -> i64 {
+    match op.attr(SEGMENT) {
+        None => moonc_ir::options::checkpoint_levels().into(),
+        Some(a) => a
+            .to_string()
+            .split(' ')
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0),
+    }
+}
 
 pub(crate) use crate::{DISTINCT_ARGS, OVERWRITTEN_ARGS};
 
@@ -43,12 +67,15 @@ pub(crate) fn checkpoint_loops(diff: &mut Differentiator, function: Op, budget: 
     }
     let body = function.regions()[0].entry().expect("a body");
     let written = written_roots(function, &written_operands);
+    // A segment function's buffers are its arguments, which the loop
+    // over its segments restores as it would its own allocations.
+    let arguments = function.attr(DISTINCT_ARGS).is_some();
     let ops = body.ops();
     for (position, &op) in ops.iter().enumerate() {
-        if op.name() != "scf.for" || op.attr(SEGMENT).is_some() {
+        if op.name() != "scf.for" || levels(op) == 0 {
             continue;
         }
-        let Some(plan) = plan(body, op, &ops[position + 1..], &written) else {
+        let Some(plan) = plan(body, op, &ops[position + 1..], &written, arguments) else {
             continue;
         };
         let base = function
@@ -80,7 +107,13 @@ struct Plan {
 
 /// How `op` (a top-level loop of `body`, followed by `after`) is segmented,
 /// or `None` when it does not qualify.
-fn plan(body: Block, op: Op, after: &[Op], written: &HashSet<Value>) -> Option<Plan> {
+fn plan(
+    body: Block,
+    op: Op,
+    after: &[Op],
+    written: &HashSet<Value>,
+    arguments: bool,
+) -> Option<Plan> {
     if op.results().iter().any(|r| r.ty().is_memref()) {
         return None;
     }
@@ -122,9 +155,11 @@ fn plan(body: Block, op: Op, after: &[Op], written: &HashSet<Value>) -> Option<P
         if !written.contains(&r) || roots.contains(&r) {
             continue;
         }
-        let local = r.defining_op().is_some_and(|d| {
-            d.name() == "memref.alloc" && d.block() == body && r.ty().has_identity_layout()
-        }) && !r.ty().shape().is_empty();
+        let local = match r.defining_op() {
+            Some(d) => d.name() == "memref.alloc" && d.block() == body,
+            None => arguments && r.block() == body,
+        } && r.ty().has_identity_layout()
+            && !r.ty().shape().is_empty();
         if !local {
             return None;
         }
@@ -143,7 +178,7 @@ fn plan(body: Block, op: Op, after: &[Op], written: &HashSet<Value>) -> Option<P
     }
     let mut saved = vec![];
     for &r in &roots {
-        if !changing.contains(&r) || overwritten_first(inner, r) {
+        if !changing.contains(&r) || overwritten(op, r) {
             continue;
         }
         let at = match captured.iter().position(|&v| v == r) {
@@ -193,6 +228,22 @@ fn capture(v: Value, captured: &mut Vec<Value>, recomputed: &mut Vec<Op>) {
         }
     }
     captured.push(v);
+}
+
+/// Whether every iteration of the loop `op` writes all of the buffer `r`
+/// (an allocation, or an argument of a segment function) before reading
+/// any of it: [`overwritten_first`], or, for an argument, what the loop
+/// that became the segment function's loop found ([`OVERWRITTEN_ARGS`]).
+fn overwritten(op: Op, r: Value) -> bool {
+    match r.defining_op() {
+        Some(d) => {
+            d.name() == "memref.alloc"
+                && overwritten_first(op.regions()[0].entry().expect("a loop body"), r)
+        }
+        None => op
+            .int_array(OVERWRITTEN_ARGS)
+            .contains(&(r.arg_number() as i64)),
+    }
 }
 
 /// Whether every iteration of the loop whose body is `body` writes all of
@@ -348,18 +399,15 @@ fn outline(function: Op, op: Op, plan: &Plan, name: &str, budget: u64) -> Op {
     let segment_loop = fb.insert(op.clone_detached());
     segment_loop.set_operands(&args[..3 + inits.len()]);
     crate::inline::rename_operands(segment_loop, &renamed);
-    segment_loop.set_attr(SEGMENT, b.ctx.attr("unit"));
+    let levels = levels(op);
+    segment_loop.set_attr(SEGMENT, b.ctx.attr(&format!("{} : i64", levels - 1)));
     // The temporaries each iteration overwrites before reading: their
     // shadows are zero again after each iteration's reverse.
-    let inner = op.regions()[0].entry().expect("a loop body");
     let overwritten: Vec<String> = plan
         .captured
         .iter()
         .enumerate()
-        .filter(|(_, v)| {
-            v.defining_op()
-                .is_some_and(|d| d.name() == "memref.alloc" && overwritten_first(inner, **v))
-        })
+        .filter(|(_, v)| v.ty().is_memref() && overwritten(op, **v))
         .map(|(i, _)| (3 + inits.len() + i).to_string())
         .collect();
     if !overwritten.is_empty() {
@@ -371,8 +419,12 @@ fn outline(function: Op, op: Op, plan: &Plan, name: &str, budget: u64) -> Op {
     fb.create("func.return", &segment_loop.results(), &[], &[], &[], &[]);
 
     // The run-time choice: checkpoint when n iterations of T bytes of tape
-    // exceed the budget B; then segments of k = max(B / 2T, ⌈√(n C / T)⌉)
-    // iterations (C: the checkpoint's bytes), at most n.
+    // exceed the budget B; then segments of k iterations (C: the
+    // checkpoint's bytes), at most n: B / 2T when one level of
+    // checkpoints fits (B / 2T ≥ √(n C / T)), otherwise, with L levels,
+    // max(B / 2T, ⌈(nᴸ C / T)^(1 / (L + 1))⌉), which minimizes the
+    // checkpoints of all levels plus the last level's tape,
+    // L · (n T / C)^(1 / (L + 1)) · C + k_L · T.
     let n = crate::adjoint::trip_count(&mut b, lb, ub, step);
     let saved: Vec<Value> = plan.saved.iter().map(|&at| plan.captured[at]).collect();
     let c = total_bytes(&mut b, &saved);
@@ -394,14 +446,35 @@ fn outline(function: Op, op: Op, plan: &Plan, name: &str, budget: u64) -> Op {
         b.value("arith.sitofp", &[v], f64t, &[])
     };
     let (nf, cf, tf) = (as_f64(&mut b, n), as_f64(&mut b, c), as_f64(&mut b, t));
-    let nc = b.value("arith.mulf", &[nf, cf], f64t, &[]);
-    let ratio = b.value("arith.divf", &[nc, tf], f64t, &[]);
-    let root_n = b.value("math.sqrt", &[ratio], f64t, &[]);
-    let root_n = b.value("math.ceil", &[root_n], f64t, &[]);
+    let c_per_t = b.value("arith.divf", &[cf, tf], f64t, &[]);
+    let ratio = b.value("arith.mulf", &[nf, c_per_t], f64t, &[]);
+    let one_level = b.value("math.sqrt", &[ratio], f64t, &[]);
+    let by_budget_f = as_f64(&mut b, by_budget);
+    let oge = b.ctx.attr("3 : i64");
+    let fits = b.value(
+        "arith.cmpf",
+        &[by_budget_f, one_level],
+        i1,
+        &[("predicate", oge)],
+    );
+    let k_levels = if levels == 1 {
+        one_level
+    } else {
+        let mut power = c_per_t;
+        for _ in 0..levels {
+            power = b.value("arith.mulf", &[power, nf], f64t, &[]);
+        }
+        let exponent = format!("{:?} : f64", 1.0 / (levels + 1) as f64);
+        let exponent = b.ctx.attr(&exponent);
+        let exponent = b.value("arith.constant", &[], f64t, &[("value", exponent)]);
+        b.value("math.powf", &[power, exponent], f64t, &[])
+    };
+    let k_levels = b.value("math.ceil", &[k_levels], f64t, &[]);
     let i64t = b.ctx.ty("i64");
-    let root_n = b.value("arith.fptosi", &[root_n], i64t, &[]);
-    let root_n = b.value("arith.index_cast", &[root_n], index, &[]);
-    let k = b.value("arith.maxsi", &[by_budget, root_n], index, &[]);
+    let k_levels = b.value("arith.fptosi", &[k_levels], i64t, &[]);
+    let k_levels = b.value("arith.index_cast", &[k_levels], index, &[]);
+    let k_levels = b.value("arith.maxsi", &[by_budget, k_levels], index, &[]);
+    let k = b.value("arith.select", &[fits, by_budget, k_levels], index, &[]);
     let k = b.value("arith.minsi", &[k, n], index, &[]);
     let k = b.value("arith.maxsi", &[k, one], index, &[]);
     let segments = b.value("arith.ceildivsi", &[n, k], index, &[]);

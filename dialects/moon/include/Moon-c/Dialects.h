@@ -157,6 +157,13 @@ MLIR_CAPI_EXPORTED uint64_t moonTapeBudget(void);
 /// Sets `--moon-tape-budget` (for drivers that parse their own flags).
 MLIR_CAPI_EXPORTED void moonSetTapeBudget(uint64_t bytes);
 
+/// The levels of checkpoints a checkpointed loop may use when one level
+/// cannot fit the tape budget (`--moon-checkpoint-levels`, default 1).
+MLIR_CAPI_EXPORTED unsigned moonCheckpointLevels(void);
+
+/// Sets `--moon-checkpoint-levels` (for drivers that parse their own flags).
+MLIR_CAPI_EXPORTED void moonSetCheckpointLevels(unsigned levels);
+
 /// Registers moonc's named pipelines (`moon-cpu-pipeline`,
 /// `moon-gpu-pipeline`) and C++ passes (`moon-math-approx`,
 /// `moon-gpu-reduce`) in MLIR's global pass registry.

@@ -192,7 +192,18 @@ static llvm::cl::opt<uint64_t> tapeBudget(
                    "reverse sweep (0 turns checkpointing off)"),
     llvm::cl::init(MOON_TAPE_DEFAULT_BUDGET));
 
+static llvm::cl::opt<unsigned> checkpointLevels(
+    "moon-checkpoint-levels",
+    llvm::cl::desc("Levels of checkpoints a loop reverse mode checkpoints "
+                   "may use when one level cannot fit the tape budget: each "
+                   "level runs the loop once more (1, the default: one)"),
+    llvm::cl::init(1));
+
 unsigned moonNdualMaxWidth() { return ndualMaxWidth; }
+
+unsigned moonCheckpointLevels() { return checkpointLevels; }
+
+void moonSetCheckpointLevels(unsigned levels) { checkpointLevels = levels; }
 
 uint64_t moonTapeBudget() { return tapeBudget; }
 
