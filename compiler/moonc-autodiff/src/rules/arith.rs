@@ -21,9 +21,12 @@ pub const RULES: &[Rule] = &[
         forward: Expr("dx0 * x1 + x0 * dx1"),
         reverse: Transpose,
     },
+    // Times the reciprocal rather than divided: a divisor that does not
+    // change in a loop (a constant, a norm) is then divided once, outside
+    // it; the derivative may differ from the quotient by an ulp.
     Rule {
         op: "arith.divf",
-        forward: Expr("(dx0 - dx1 * y) / x1"),
+        forward: Expr("(dx0 - dx1 * y) * (1 / x1)"),
         reverse: Transpose,
     },
     Rule {

@@ -2,6 +2,8 @@
 // RUN: moonc-opt %s --split-input-file --moon-autodiff | moonc-opt --split-input-file > /dev/null
 
 // Product and quotient rules; the tangent follows each primal operation.
+// The quotient's is multiplied by 1 / y (divided once when y does not
+// change in a loop).
 // CHECK-LABEL: func.func private @muldiv_jvp_aa_a(
 // CHECK-SAME: %[[X:[^:]*]]: f64, %[[Y:[^:]*]]: f64, %[[DX:[^:]*]]: f64, %[[DY:[^:]*]]: f64) -> (f64, f64)
 // CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]]
@@ -11,7 +13,9 @@
 // CHECK: %[[Q:.*]] = arith.divf %[[P]], %[[Y]]
 // CHECK: %[[C:.*]] = arith.mulf %[[DY]], %[[Q]]
 // CHECK: %[[D:.*]] = arith.subf %[[DP]], %[[C]]
-// CHECK: %[[DQ:.*]] = arith.divf %[[D]], %[[Y]]
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK: %[[R:.*]] = arith.divf %[[ONE]], %[[Y]]
+// CHECK: %[[DQ:.*]] = arith.mulf %[[D]], %[[R]]
 // CHECK: return %[[Q]], %[[DQ]]
 func.func @muldiv(%x: f64, %y: f64) -> f64 {
   %p = arith.mulf %x, %y : f64

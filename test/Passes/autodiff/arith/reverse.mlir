@@ -4,15 +4,19 @@
 // Reverse mode of arith element operations: the adjoint function runs the
 // primal code, then the transposed forward rules backwards, from the
 // result's cotangent (the last argument) to the arguments' adjoints.
-// divf: dm = s / y, dy = -(s * d) / y; then mulf: dx = dm * y, dy += x * dm.
+// divf: dm = s * (1 / y), dy = -(s * d) * (1 / y) (times the reciprocal:
+// a divisor that does not change in a loop is divided once); then mulf:
+// dx = dm * y, dy += x * dm.
 // CHECK-LABEL: func.func private @muldiv_vjp_aa_a(
 // CHECK-SAME: %[[X:[^:]*]]: f64, %[[Y:[^:]*]]: f64, %[[S:[^:]*]]: f64) -> (f64, f64, f64)
 // CHECK: %[[M:.*]] = arith.mulf %[[X]], %[[Y]] : f64
 // CHECK: %[[D:.*]] = arith.divf %[[M]], %[[Y]] : f64
-// CHECK: %[[DM:.*]] = arith.divf %[[S]], %[[Y]] : f64
+// CHECK: %[[R:.*]] = arith.divf %{{.*}}, %[[Y]] : f64
+// CHECK: %[[DM:.*]] = arith.mulf %[[S]], %[[R]] : f64
 // CHECK: %[[SD:.*]] = arith.mulf %[[S]], %[[D]] : f64
 // CHECK: %[[NEG:.*]] = arith.negf %[[SD]] : f64
-// CHECK: %[[DY1:.*]] = arith.divf %[[NEG]], %[[Y]] : f64
+// CHECK: %[[R2:.*]] = arith.divf %{{.*}}, %[[Y]] : f64
+// CHECK: %[[DY1:.*]] = arith.mulf %[[NEG]], %[[R2]] : f64
 // CHECK: %[[DX:.*]] = arith.mulf %[[DM]], %[[Y]] : f64
 // CHECK: %[[DY2:.*]] = arith.mulf %[[X]], %[[DM]] : f64
 // CHECK: %[[DY:.*]] = arith.addf %[[DY1]], %[[DY2]] : f64
