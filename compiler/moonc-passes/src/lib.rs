@@ -8,6 +8,7 @@ pub mod autodiff;
 pub mod blocked_loops;
 pub mod bufferize;
 pub mod collapse_dims;
+pub mod contract_adjoints;
 pub mod conv_to_gemm;
 pub mod fuse_adjoint_loops;
 pub mod grad_to_vjp;
@@ -74,6 +75,7 @@ pub static PASSES: &[&PassInfo] = &[
     &inline_alloca_scopes::INLINE_ALLOCA_SCOPES,
     &blocked_loops::BLOCKED_LOOPS,
     &reverse_loops::REVERSE_LOOPS,
+    &contract_adjoints::CONTRACT_ADJOINTS,
     &short_update_loops::SHORT_UPDATE_LOOPS,
     &outline_loops::OUTLINE_LOOPS,
 ];

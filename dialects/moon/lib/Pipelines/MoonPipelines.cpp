@@ -49,7 +49,8 @@ namespace mlir::moon {
 //   are still scf.for: convert-scf-to-cf carries the mark to the back edge;
 // - the reverse sweep's loops of run-time trip counts are marked not to be
 //   unrolled (moon-reverse-loops, after moon-blocked-loops, whose marks it
-//   extends);
+//   extends), and their multiplies and adds may be fused into fused
+//   multiply-adds (moon-contract-adjoints: they compute only derivatives);
 // - innermost loops that update a buffer in place get a scalar copy for
 //   runs of few iterations (moon-short-update-loops, after
 //   moon-reverse-loops, whose marks the copy keeps): vectorized, a short
@@ -89,6 +90,7 @@ const char *const kCpuPipeline =
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "moon-fuse-adjoint-loops,moon-zero-loads,moon-inline-exp,moon-share-sincos,"
     "scf-forall-to-for,moon-blocked-loops,moon-reverse-loops,"
+    "moon-contract-adjoints,"
     "moon-short-update-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
