@@ -71,7 +71,7 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
 /// Adds `contract` to `op`'s fast-math flags; false when it had it (or
 /// `fast`, which includes it).
 fn add_contract(op: Op) -> bool {
-    let flags: Vec<String> = op
+    let mut flags: Vec<String> = op
         .attr("fastmath")
         .map(|a| a.to_string())
         .and_then(|text| {
@@ -88,7 +88,6 @@ fn add_contract(op: Op) -> bool {
     if flags.iter().any(|f| f == "contract" || f == "fast") {
         return false;
     }
-    let mut flags = flags;
     flags.push("contract".into());
     let attr = op
         .ctx()
