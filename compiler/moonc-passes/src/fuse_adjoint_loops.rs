@@ -840,7 +840,7 @@ impl LoopShape {
 
 /// An integer combination of values plus a constant.
 #[derive(Clone, Default)]
-struct Linear {
+pub(crate) struct Linear {
     terms: HashMap<Value, i64>,
     c: i64,
 }
@@ -868,11 +868,16 @@ impl Linear {
     fn constant(&self) -> Option<i64> {
         self.terms.values().all(|&a| a == 0).then_some(self.c)
     }
+
+    /// The multiple of `v` in the combination.
+    pub(crate) fn coefficient(&self, v: Value) -> i64 {
+        self.terms.get(&v).copied().unwrap_or(0)
+    }
 }
 
 /// `v` as a combination of the induction variable `iv` and values defined
 /// outside `body`, through `addi`, `subi`, `muli` and division by 1.
-fn linear(v: Value, iv: Value, body: Block) -> Option<Linear> {
+pub(crate) fn linear(v: Value, iv: Value, body: Block) -> Option<Linear> {
     if let Some(c) = v.index_constant() {
         return Some(Linear {
             terms: HashMap::new(),

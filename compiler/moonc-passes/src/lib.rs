@@ -4,6 +4,7 @@
 
 use moonc_ir::pass::PassInfo;
 
+pub mod ascending_reverse_loops;
 pub mod autodiff;
 pub mod blocked_loops;
 pub mod bufferize;
@@ -76,6 +77,7 @@ pub static PASSES: &[&PassInfo] = &[
     &blocked_loops::BLOCKED_LOOPS,
     &reverse_loops::REVERSE_LOOPS,
     &contract_adjoints::CONTRACT_ADJOINTS,
+    &ascending_reverse_loops::ASCENDING_REVERSE_LOOPS,
     &short_update_loops::SHORT_UPDATE_LOOPS,
     &outline_loops::OUTLINE_LOOPS,
 ];

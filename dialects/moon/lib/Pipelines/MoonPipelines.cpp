@@ -51,6 +51,8 @@ namespace mlir::moon {
 //   unrolled (moon-reverse-loops, after moon-blocked-loops, whose marks it
 //   extends), and their multiplies and adds may be fused into fused
 //   multiply-adds (moon-contract-adjoints: they compute only derivatives);
+//   innermost ones whose iterations are independent run in ascending
+//   order (moon-ascending-reverse-loops);
 // - innermost loops that update a buffer in place get a scalar copy for
 //   runs of few iterations (moon-short-update-loops, after
 //   moon-reverse-loops, whose marks the copy keeps): vectorized, a short
@@ -90,7 +92,7 @@ const char *const kCpuPipeline =
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
     "moon-fuse-adjoint-loops,moon-zero-loads,moon-inline-exp,moon-share-sincos,"
     "scf-forall-to-for,moon-blocked-loops,moon-reverse-loops,"
-    "moon-contract-adjoints,"
+    "moon-contract-adjoints,moon-ascending-reverse-loops,"
     "moon-short-update-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
