@@ -25,7 +25,10 @@ pub static CONTRACT_ADJOINTS: PassInfo = PassInfo {
     description: r#"
 Adds `contract` to the fast-math flags of every `arith.addf`, `arith.subf`,
 `arith.mulf` and `arith.negf` inside an `scf.for` that reverse mode made
-(attribute `moon.reverse`), keeping the flags it has. LLVM then fuses a
+(attribute `moon.reverse`), keeping the flags it has, except the sums
+marked `reassoc` (reverse mode's derivative sums, carried from iteration
+to iteration: fused into their multiplies, each step of the chain would
+wait for a multiply-add instead of an add). LLVM then fuses a
 multiply and the add or subtract that uses it into one fused multiply-add
 (one rounding instead of two). Such loops compute adjoints, and the primal
 values they need again, only for the derivative: the primal results of a
@@ -69,7 +72,7 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
 }
 
 /// Adds `contract` to `op`'s fast-math flags; false when it had it (or
-/// `fast`, which includes it).
+/// `fast`, which includes it) or is a reassociable sum.
 fn add_contract(op: Op) -> bool {
     let mut flags: Vec<String> = op
         .attr("fastmath")
@@ -85,7 +88,11 @@ fn add_contract(op: Op) -> bool {
             )
         })
         .unwrap_or_default();
-    if flags.iter().any(|f| f == "contract" || f == "fast") {
+    // A reassociable sum is a carried accumulation (reverse mode marks
+    // its derivative sums so): fused into its multiply, each step of the
+    // chain would wait for a multiply-add instead of an add.
+    let sum = op.name() != "arith.mulf" && flags.iter().any(|f| f == "reassoc");
+    if sum || flags.iter().any(|f| f == "contract" || f == "fast") {
         return false;
     }
     flags.push("contract".into());

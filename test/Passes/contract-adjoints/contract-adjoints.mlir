@@ -3,8 +3,10 @@
 // RUN: moonc-opt --moon-cpu-pipeline %s | FileCheck %s --check-prefix=LLVM
 
 // The arithmetic of a reverse loop (moon.reverse), nested loops included,
-// may be fused: contract joins the flags it has (reassoc here). The
-// forward loop before it keeps the rounding of every operation.
+// may be fused: contract joins the flags it has (reassoc here), except on
+// a reassociable sum (a carried accumulation, whose chain a fused
+// multiply-add would lengthen). The forward loop before it keeps the
+// rounding of every operation.
 // CHECK-LABEL: func.func @adjoint(
 // CHECK: scf.for
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
@@ -17,6 +19,7 @@
 // CHECK: scf.for
 // CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f64
 // CHECK: arith.subf %{{.*}}, %{{.*}} fastmath<contract> : f64
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f64
 // CHECK: } {moon.reverse}
 // OFF-NOT: contract
 // In the LLVM dialect the flags reach the reverse loop's operations only.
@@ -46,6 +49,9 @@ func.func @adjoint(%x: memref<?xf64>, %dx: memref<?xf64>, %n: index) {
       %m = arith.mulf %b, %s fastmath<reassoc> : f64
       %t = arith.subf %b, %m : f64
       memref.store %t, %dx[%j] : memref<?xf64>
+      %acc = memref.load %x[%c0] : memref<?xf64>
+      %sum = arith.addf %acc, %m fastmath<reassoc> : f64
+      memref.store %sum, %x[%c0] : memref<?xf64>
     }
   } {moon.reverse}
   return
