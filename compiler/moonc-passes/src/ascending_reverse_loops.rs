@@ -227,15 +227,14 @@ fn written_roots(function: Op, depth: u32) -> HashSet<Value> {
 /// The function with a body that the `func.call` `call` calls, if its
 /// module defines one.
 fn callee_body(call: Op) -> Option<Op> {
-    let name = call.attr("callee")?.to_string();
-    let name = name.trim_start_matches('@');
+    let name = call.attr("callee")?.string()?;
     let mut module = call.enclosing_function()?;
     while module.name() != "builtin.module" {
         module = module.block().parent_op();
     }
     module.regions()[0].entry()?.ops().into_iter().find(|f| {
         f.name() == "func.func"
-            && f.attr("sym_name").and_then(|a| a.string()).as_deref() == Some(name)
+            && f.attr("sym_name").and_then(|a| a.string()).as_deref() == Some(name.as_str())
             && f.regions()[0].entry().is_some()
     })
 }

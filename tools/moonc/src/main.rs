@@ -67,8 +67,8 @@ struct Cli {
     moon_tape_budget: Option<u64>,
     /// The levels of checkpoints a checkpointed loop may use when one level
     /// cannot fit the tape budget; each level runs the loop once more
-    /// (default 1; see docs/autodiff.md).
-    #[arg(long, global = true, value_name = "N")]
+    /// (at least 1, the default; see docs/autodiff.md).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     moon_checkpoint_levels: Option<u32>,
     /// Compile for an NVIDIA GPU through moon-gpu-pipeline (parallel loops
     /// and sums become kernels). `run`, `jacobian`, `grad` and `check` then
