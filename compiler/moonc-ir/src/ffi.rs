@@ -93,6 +93,12 @@ unsafe extern "C" {
     /// Sets `--moon-parallel-min-trips`.
     pub fn moonSetParallelMinTrips(trips: u64);
 
+    /// `--moon-keep-subnormals`: whether reverse sweeps keep subnormals.
+    pub fn moonKeepSubnormals() -> bool;
+
+    /// Sets `--moon-keep-subnormals`.
+    pub fn moonSetKeepSubnormals(keep: bool);
+
     /// `--moon-tape-budget`: the bytes one loop's tape may take.
     pub fn moonTapeBudget() -> u64;
 

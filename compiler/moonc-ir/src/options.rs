@@ -35,6 +35,20 @@ pub fn set_parallel_min_trips(trips: u64) {
     unsafe { ffi::moonSetParallelMinTrips(trips) }
 }
 
+/// `--moon-keep-subnormals`: whether `moon-cpu-pipeline` leaves reverse
+/// sweeps with IEEE subnormals instead of flushing them to zero
+/// (`moon-flush-subnormals`).
+pub fn keep_subnormals() -> bool {
+    // SAFETY: reads a global option.
+    unsafe { ffi::moonKeepSubnormals() }
+}
+
+/// Sets `--moon-keep-subnormals` (for the `moonc` driver).
+pub fn set_keep_subnormals(keep: bool) {
+    // SAFETY: writes a global option; pipelines read it only while built.
+    unsafe { ffi::moonSetKeepSubnormals(keep) }
+}
+
 /// `--moon-blas-min-flops`: the least number of multiply-adds of one linalg
 /// matrix product that `moon-cpu-pipeline` hands to moonrt's BLAS (through
 /// `moon-linalg-to-blas{min-flops=N}`; 0: off).

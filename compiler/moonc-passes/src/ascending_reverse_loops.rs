@@ -197,12 +197,12 @@ fn arguments_apart(r: Value, accessed: &HashSet<Value>, function: Option<Op>) ->
 }
 
 /// How deep [`written_roots`] follows calls.
-const CALL_DEPTH: u32 = 8;
+pub(crate) const CALL_DEPTH: u32 = 8;
 
 /// The buffers `function` may write (roots), following calls of functions
 /// of its module with bodies `depth` calls deep (a call beyond, or of a
 /// declaration, may write every memref it is passed).
-fn written_roots(function: Op, depth: u32) -> HashSet<Value> {
+pub(crate) fn written_roots(function: Op, depth: u32) -> HashSet<Value> {
     let mut written = HashSet::new();
     for op in function.walk() {
         let callee = (op.name() == "func.call" && depth > 0)

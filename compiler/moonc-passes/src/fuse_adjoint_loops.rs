@@ -873,6 +873,11 @@ impl Linear {
     pub(crate) fn coefficient(&self, v: Value) -> i64 {
         self.terms.get(&v).copied().unwrap_or(0)
     }
+
+    /// The values combined (with a nonzero multiple).
+    pub(crate) fn atoms(&self) -> impl Iterator<Item = Value> + '_ {
+        self.terms.iter().filter(|(_, a)| **a != 0).map(|(v, _)| *v)
+    }
 }
 
 /// `v` as a combination of the induction variable `iv` and values defined

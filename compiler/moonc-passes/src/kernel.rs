@@ -33,6 +33,19 @@ pub(crate) struct Kernel {
 }
 
 impl Kernel {
+    /// Copies every top-level operation of the parsed module (its
+    /// functions) to the end of `module`'s body.
+    pub(crate) fn copy_into(&self, module: Op) {
+        // SAFETY: the parsed module is live while `self` is.
+        let top = Block(unsafe { sys::mlirModuleGetBody(self.module) });
+        let body = module.regions()[0].blocks()[0];
+        for op in top.ops() {
+            Builder::at_end(body, op.loc()).insert(op.clone_detached());
+        }
+    }
+}
+
+impl Kernel {
     /// Parses `text` (a module holding one function of region-less ops,
     /// NUL-terminated, as MLIR's parser wants its buffer) in `anchor`'s
     /// context; `origin` names the file in the panic when it does not parse.

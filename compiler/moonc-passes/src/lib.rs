@@ -11,6 +11,7 @@ pub mod bufferize;
 pub mod collapse_dims;
 pub mod contract_adjoints;
 pub mod conv_to_gemm;
+pub mod flush_subnormals;
 pub mod fuse_adjoint_loops;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
@@ -26,6 +27,7 @@ pub mod reductions_to_atomics;
 pub mod reverse_loops;
 pub mod share_sincos;
 pub mod short_update_loops;
+pub mod tile_reverse_loops;
 pub mod uniform_buffers;
 pub mod vmap;
 pub mod zero_loads;
@@ -67,6 +69,7 @@ pub static PASSES: &[&PassInfo] = &[
     &autodiff::AUTODIFF,
     &fuse_adjoint_loops::FUSE_ADJOINT_LOOPS,
     &zero_loads::ZERO_LOADS,
+    &tile_reverse_loops::TILE_REVERSE_LOOPS,
     &uniform_buffers::UNIFORM_BUFFERS,
     &linalg_to_blas::LINALG_TO_BLAS,
     &reductions_to_atomics::REDUCTIONS_TO_ATOMICS,
@@ -78,6 +81,7 @@ pub static PASSES: &[&PassInfo] = &[
     &reverse_loops::REVERSE_LOOPS,
     &contract_adjoints::CONTRACT_ADJOINTS,
     &ascending_reverse_loops::ASCENDING_REVERSE_LOOPS,
+    &flush_subnormals::FLUSH_SUBNORMALS,
     &short_update_loops::SHORT_UPDATE_LOOPS,
     &outline_loops::OUTLINE_LOOPS,
 ];

@@ -101,7 +101,7 @@ fn span(b: &mut Builder, m: Value) -> (Value, Value) {
 }
 
 /// The size in bytes of a memref element type.
-fn element_bytes(element: Type) -> i64 {
+pub(crate) fn element_bytes(element: Type) -> i64 {
     match element.to_string().as_str() {
         "f16" | "bf16" | "i16" => 2,
         "f32" | "i32" => 4,

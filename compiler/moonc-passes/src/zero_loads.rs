@@ -33,7 +33,8 @@ and after an `scf.for` from 0 to its size (its `memref.dim`, the size it was
 allocated with, or that size's `arith.maxsi` with 0) by 1 whose body
 accesses the (one-dimensional) buffer only at the induction variable `%i`
 (or at `%n - 1 - %i`, as reverse mode counts down) and stores +0.0 there
-last. A store of anything but +0.0 ends it. A loop keeps it when its body,
+last, and after a store of +0.0 into a buffer of rank 0. A store of
+anything but +0.0 ends it. A loop keeps it when its body,
 entered with the buffer zero, leaves it zero; then the body's loads of the
 buffer become zero too, on every iteration.
 
@@ -115,7 +116,7 @@ type LoopResult = (bool, Vec<Op>);
 
 /// A buffer (a local allocation, or an argument of a function whose memref
 /// arguments are distinct) whose every use the pass understands.
-struct Buffer {
+pub(crate) struct Buffer {
     value: Value,
     /// The operations that use the buffer and every operation that holds
     /// one of them in a region.
@@ -125,8 +126,14 @@ struct Buffer {
 }
 
 impl Buffer {
-    fn new(value: Value) -> Option<Buffer> {
-        let users = value.users();
+    pub(crate) fn new(value: Value) -> Option<Buffer> {
+        Buffer::ignoring(value, |_| false)
+    }
+
+    /// The buffer, leaving out the uses `ignore` picks (operations on a
+    /// path the caller never follows).
+    pub(crate) fn ignoring(value: Value, ignore: impl Fn(Op) -> bool) -> Option<Buffer> {
+        let users: Vec<Op> = value.users().into_iter().filter(|&u| !ignore(u)).collect();
         let understood = users.iter().all(|u| match u.name().as_str() {
             "memref.load" | "memref.dim" | "memref.dealloc" => u.operand(0) == value,
             "memref.store" => u.operand(1) == value && u.operand(0) != value,
@@ -154,6 +161,12 @@ impl Buffer {
         })
     }
 
+    /// Whether the buffer is all zero after `ops`, entered all zero when
+    /// `zero`.
+    pub(crate) fn zero_after(&self, ops: &[Op], zero: bool) -> bool {
+        self.ops(ops, zero, &mut Vec::new())
+    }
+
     /// Runs through `ops` with the buffer all zero on entry when `zero`,
     /// collecting in `loads` the loads that read zero; whether the buffer
     /// is all zero after them.
@@ -170,7 +183,10 @@ impl Buffer {
                     zero
                 }
                 "memref.dim" | "memref.dealloc" => zero,
-                "memref.store" => zero && is_zero(op.operand(0)),
+                // A zero stored into a scalar buffer zeroes all of it.
+                "memref.store" => {
+                    is_zero(op.operand(0)) && (zero || self.value.ty().shape().is_empty())
+                }
                 "linalg.fill" => is_zero(op.operand(0)),
                 "scf.for" => {
                     let (after, found) = self.for_loop(op, zero);
@@ -307,8 +323,20 @@ impl Buffer {
     fn allocated_size(&self, v: Value) -> bool {
         self.value
             .defining_op()
-            .is_some_and(|a| a.operands().first() == Some(&v))
+            .and_then(|a| a.operands().first().copied())
+            .is_some_and(|size| same_size(size, v))
     }
+}
+
+/// Whether the index values `a` and `b` are equal: the same value, or the
+/// same dimension of the same memref (`memref.dim` computed twice).
+fn same_size(a: Value, b: Value) -> bool {
+    let dim = |v: Value| {
+        v.defining_op()
+            .filter(|o| o.name() == "memref.dim")
+            .map(|o| (o.operand(0), o.operand(1).index_constant()))
+    };
+    a == b || dim(a).is_some_and(|(m, i)| i.is_some() && dim(b) == Some((m, i)))
 }
 
 /// Whether `v` is the float constant +0.0.

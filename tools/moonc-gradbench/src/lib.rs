@@ -221,6 +221,10 @@ fn config() -> Json {
             Json::int(moonc_ir::options::parallel_min_trips() as i64),
         ),
         (
+            "keep_subnormals",
+            Json::Raw(moonc_ir::options::keep_subnormals().to_string()),
+        ),
+        (
             "blas_min_flops",
             Json::int(moonc_ir::options::blas_min_flops() as i64),
         ),

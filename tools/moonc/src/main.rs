@@ -70,6 +70,11 @@ struct Cli {
     /// (at least 1, the default; see docs/autodiff.md).
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     moon_checkpoint_levels: Option<u32>,
+    /// Keep IEEE subnormal numbers in reverse sweeps, which otherwise run
+    /// their loop nests with subnormals flushed to zero (x86-64's FTZ and
+    /// DAZ; see docs/autodiff.md, "Subnormals").
+    #[arg(long, global = true)]
+    moon_keep_subnormals: bool,
     /// Compile for an NVIDIA GPU through moon-gpu-pipeline (parallel loops
     /// and sums become kernels). `run`, `jacobian`, `grad` and `check` then
     /// call the code with their memref arguments in device memory (see
@@ -445,6 +450,9 @@ fn main() {
     }
     if let Some(levels) = cli.moon_checkpoint_levels {
         moonc_ir::options::set_checkpoint_levels(levels);
+    }
+    if cli.moon_keep_subnormals {
+        moonc_ir::options::set_keep_subnormals(true);
     }
     let outcome = gpu_mode(&cli).and_then(|()| match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),

@@ -132,6 +132,12 @@ MLIR_CAPI_EXPORTED uint64_t moonParallelMinTrips(void);
 /// Sets `--moon-parallel-min-trips` (for drivers that parse their own flags).
 MLIR_CAPI_EXPORTED void moonSetParallelMinTrips(uint64_t trips);
 
+/// Whether reverse sweeps keep IEEE subnormals (`--moon-keep-subnormals`).
+MLIR_CAPI_EXPORTED bool moonKeepSubnormals(void);
+
+/// Sets `--moon-keep-subnormals` (for drivers that parse their own flags).
+MLIR_CAPI_EXPORTED void moonSetKeepSubnormals(bool keep);
+
 /// The default of `--moon-blas-min-flops`, chosen by the benchmark in
 /// `bench/blas/threshold.sh` (see docs/linalg-to-blas.md); the same as
 /// `moon-linalg-to-blas`'s `min-flops` (`DEFAULT_MIN_FLOPS` in Rust).

@@ -28,6 +28,13 @@ uint64_t getParallelMinTrips();
 /// Sets `--moon-parallel-min-trips` (for drivers that parse their own flags).
 void setParallelMinTrips(uint64_t trips);
 
+/// `--moon-keep-subnormals`: whether `moon-cpu-pipeline` leaves out
+/// `moon-flush-subnormals` (reverse sweeps keep IEEE subnormals).
+bool getKeepSubnormals();
+
+/// Sets `--moon-keep-subnormals` (for drivers that parse their own flags).
+void setKeepSubnormals(bool keep);
+
 /// `--moon-blas-min-flops`: the least number of multiply-adds of a linalg
 /// matrix product that `moon-linalg-to-blas` hands to BLAS in
 /// `moon-cpu-pipeline`; 0 when that is off.

@@ -222,6 +222,10 @@ void moonSetParallelMinTrips(uint64_t trips) {
   mlir::moon::setParallelMinTrips(trips);
 }
 
+bool moonKeepSubnormals() { return mlir::moon::getKeepSubnormals(); }
+
+void moonSetKeepSubnormals(bool keep) { mlir::moon::setKeepSubnormals(keep); }
+
 uint64_t moonBlasMinFlops() { return mlir::moon::getBlasMinFlops(); }
 
 void moonSetBlasMinFlops(uint64_t flops) { mlir::moon::setBlasMinFlops(flops); }

@@ -38,6 +38,10 @@ namespace mlir::moon {
 //   adjoint of a scratch buffer, zeroed by each iteration of the reverse
 //   sweep) become the constant (moon-zero-loads, a Rust pass), after
 //   fill ops have become loops, which it follows;
+// - a reverse loop nest over points whose inner loop accumulates into its
+//   own rows of buffers is run in blocks of points, the inner loop
+//   outermost in each, when those rows are wide (moon-tile-reverse-loops,
+//   after moon-zero-loads, whose zero-following it shares);
 // - f64 exps in loops that compute no other library math function are
 //   computed inline (moon-inline-exp, a Rust pass: the pipeline is built
 //   only where moonc's passes are registered), then loops taking the sine
@@ -52,7 +56,9 @@ namespace mlir::moon {
 //   extends), and their multiplies and adds may be fused into fused
 //   multiply-adds (moon-contract-adjoints: they compute only derivatives);
 //   innermost ones whose iterations are independent run in ascending
-//   order (moon-ascending-reverse-loops);
+//   order (moon-ascending-reverse-loops); on x86-64, the reverse sweep's
+//   loop nests run with subnormals flushed to zero (moon-flush-subnormals,
+//   left out with --moon-keep-subnormals);
 // - innermost loops that update a buffer in place get a scalar copy for
 //   runs of few iterations (moon-short-update-loops, after
 //   moon-reverse-loops, whose marks the copy keeps): vectorized, a short
@@ -90,9 +96,10 @@ namespace mlir::moon {
 const char *const kCpuPipeline =
     "moon-bufferize,moon-uniform-buffers,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf),"
-    "moon-fuse-adjoint-loops,moon-zero-loads,moon-inline-exp,moon-share-sincos,"
+    "moon-fuse-adjoint-loops,moon-zero-loads,moon-tile-reverse-loops,"
+    "moon-inline-exp,moon-share-sincos,"
     "scf-forall-to-for,moon-blocked-loops,moon-reverse-loops,"
-    "moon-contract-adjoints,moon-ascending-reverse-loops,"
+    "moon-contract-adjoints,moon-ascending-reverse-loops,moon-flush-subnormals,"
     "moon-short-update-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
@@ -121,6 +128,17 @@ static llvm::cl::opt<uint64_t> blasMinFlops(
                    "this off)"),
     llvm::cl::init(MOON_BLAS_DEFAULT_MIN_FLOPS));
 
+static llvm::cl::opt<bool> keepSubnormals(
+    "moon-keep-subnormals",
+    llvm::cl::desc("Leave moon-flush-subnormals out of moon-cpu-pipeline: "
+                   "reverse sweeps keep IEEE subnormal numbers (slower on "
+                   "Intel cores when they occur)"),
+    llvm::cl::init(false));
+
+bool getKeepSubnormals() { return keepSubnormals; }
+
+void setKeepSubnormals(bool keep) { keepSubnormals = keep; }
+
 uint64_t getBlasMinFlops() { return blasMinFlops; }
 
 void setBlasMinFlops(uint64_t flops) { blasMinFlops = flops; }
@@ -136,6 +154,10 @@ std::string cpuPipeline() {
     assert(at != std::string::npos && "anchor pass in the pipeline");
     pipeline.insert(at + anchor.size(), passes.str());
   };
+  if (keepSubnormals) {
+    llvm::StringRef flush = "moon-flush-subnormals,";
+    pipeline.erase(pipeline.find(flush.str()), flush.size());
+  }
   if (blasMinFlops != 0)
     insertAfter(
         "moon-uniform-buffers,",
