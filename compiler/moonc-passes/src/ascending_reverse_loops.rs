@@ -252,11 +252,6 @@ fn reverse(l: Op) {
     let last = b.value("arith.subi", &[l.operand(1), one], index, &[]);
     let flipped = b.value("arith.subi", &[last, iv], index, &[]);
     for user in uses {
-        let operands: Vec<Value> = user
-            .operands()
-            .into_iter()
-            .map(|v| if v == iv { flipped } else { v })
-            .collect();
-        user.set_operands(&operands);
+        user.replace_operand(iv, flipped);
     }
 }

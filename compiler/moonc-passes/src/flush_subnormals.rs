@@ -30,12 +30,13 @@ arithmetic and no call, or such loops in the branches of an `scf.if`
 and denormals-are-zero flags set: a result below the smallest normal
 number (about 2.2e-308 in f64, 1.2e-38 in f32) is 0, and such an operand
 reads as 0. The caller's mode is read before the nest
-(`@moon_fp_mode`), the flags are set at the start of each iteration of
-the outer loop and the mode is restored after the nest
-(`@moon_set_fp_mode`). Setting them inside the loop, where LLVM never
-moves the forward sweep's arithmetic, keeps every primal value IEEE; a
-reverse operation LLVM moves out of the loop only runs with subnormals
-kept.
+(`@moon_fp_mode`), the flags are set at the start of the outer loop's
+body when they are not set yet (`@moon_ensure_fp_mode`: reading MXCSR
+costs a few cycles, writing it tens) and the mode is restored after the
+nest (`@moon_set_fp_mode`). Setting them inside the loop, where LLVM
+never moves the forward sweep's arithmetic, keeps every primal value
+IEEE; a reverse operation LLVM moves out of the loop only runs with
+subnormals kept.
 
 Such numbers in a reverse sweep are products of an adjoint by a vanishing
 weight (the softmax weight of a far component of GradBench's gmm); added
@@ -93,18 +94,19 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
             &[("value", ctx.attr(&format!("{FLUSH} : i32")))],
         );
         let flushing = b.value("arith.ori", &[saved, flags], i32, &[]);
-        let set = ctx.attr("@moon_set_fp_mode");
+        let ensure = ctx.attr("@moon_ensure_fp_mode");
         for l in loops {
             let first = l.regions()[0].blocks()[0].ops()[0];
             Builder::before(first).create(
                 "func.call",
                 &[flushing],
                 &[],
-                &[("callee", set)],
+                &[("callee", ensure)],
                 &[],
                 &[],
             );
         }
+        let set = ctx.attr("@moon_set_fp_mode");
         Builder::after(*nest).create("func.call", &[saved], &[], &[("callee", set)], &[], &[]);
     }
     if !nests.is_empty() {

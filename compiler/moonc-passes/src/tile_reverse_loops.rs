@@ -221,6 +221,10 @@ impl Nest {
                 rows.push(r);
             }
         }
+        if rows.is_empty() {
+            // Nothing stays in cache from one outer iteration to the next.
+            return None;
+        }
         if !distinct {
             // Arguments: written ones accumulated into, read ones never
             // written by the function.
@@ -339,13 +343,13 @@ impl Nest {
             } else {
                 prefix_iv
             };
-            replace_operand(user, iv, to);
+            user.replace_operand(iv, to);
         }
         for s in &self.slice {
             for r in s.results() {
                 for user in r.users() {
                     if user.block().is_within(moved) {
-                        replace_operand(user, r, mapping[&r]);
+                        user.replace_operand(r, mapping[&r]);
                     }
                 }
             }
@@ -365,9 +369,7 @@ impl Nest {
         }
         outer.set_operand(1, blocks);
     }
-}
 
-impl Nest {
     /// The bytes of one row of each buffer in [`Nest::rows`], summed, built
     /// at `b`.
     fn row_bytes(&self, b: &mut Builder) -> Value {
@@ -641,16 +643,6 @@ fn zero_fill(b: &mut Builder, buffer: Value) {
     let mut operands = vec![zero, buffer];
     operands.extend(ivs);
     inner.create("memref.store", &operands, &[], &[], &[], &[]);
-}
-
-/// Replaces the operand `from` of `op` by `to`.
-fn replace_operand(op: Op, from: Value, to: Value) {
-    let operands: Vec<Value> = op
-        .operands()
-        .into_iter()
-        .map(|v| if v == from { to } else { v })
-        .collect();
-    op.set_operands(&operands);
 }
 
 /// Makes the load or store `op` of `buffer` access row `point` of `copy`.

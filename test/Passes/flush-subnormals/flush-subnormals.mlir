@@ -5,13 +5,14 @@
 
 // A reverse loop nest at the top of a function: the mode is read before
 // it, flush-to-zero and denormals-are-zero (0x8040 = 32832) are set at
-// the start of each outer iteration, and the mode is restored after it.
+// the start of each outer iteration unless they are set already, and the
+// mode is restored after it.
 // CHECK-LABEL: func.func @nest(
 // CHECK: %[[SAVED:.*]] = call @moon_fp_mode() : () -> i32
 // CHECK: %[[FLAGS:.*]] = arith.constant 32832 : i32
 // CHECK: %[[FLUSH:.*]] = arith.ori %[[SAVED]], %[[FLAGS]] : i32
 // CHECK: scf.for
-// CHECK-NEXT: call @moon_set_fp_mode(%[[FLUSH]]) : (i32) -> ()
+// CHECK-NEXT: call @moon_ensure_fp_mode(%[[FLUSH]]) : (i32) -> ()
 // CHECK-NEXT: scf.for
 // CHECK: } {moon.reverse}
 // CHECK-NEXT: } {moon.reverse}
@@ -72,3 +73,4 @@ func.func @kept(%x: memref<?xf64>, %n: index) {
 // CHECK: llvm.call_intrinsic "llvm.x86.sse.stmxcsr"
 // CHECK: func.func private @moon_set_fp_mode(%{{.*}}: i32) attributes {llvm.linkage = #llvm.linkage<internal>}
 // CHECK: llvm.call_intrinsic "llvm.x86.sse.ldmxcsr"
+// CHECK: func.func private @moon_ensure_fp_mode(%{{.*}}: i32) attributes {llvm.linkage = #llvm.linkage<internal>}

@@ -553,6 +553,15 @@ impl Op {
         unsafe { sys::mlirOperationSetOperand(self.0, i as isize, value.0) }
     }
 
+    /// Replaces every operand that is `from` by `to`.
+    pub fn replace_operand(self, from: Value, to: Value) {
+        for (i, v) in self.operands().into_iter().enumerate() {
+            if v == from {
+                self.set_operand(i, to);
+            }
+        }
+    }
+
     /// The block that holds the operation.
     pub fn block(self) -> Block {
         // SAFETY: the operation is live.
