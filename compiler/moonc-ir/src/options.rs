@@ -35,6 +35,22 @@ pub fn set_parallel_min_trips(trips: u64) {
     unsafe { ffi::moonSetParallelMinTrips(trips) }
 }
 
+/// `moonc --moon-reassociate-sums`: whether the driver lets the sums that
+/// loops carry be added in any order (`moon-reassociate-sums`, run before
+/// differentiating). A driver setting, not an LLVM option: `moonc-opt`
+/// names the pass instead.
+static REASSOCIATE_SUMS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether `moonc --moon-reassociate-sums` is on.
+pub fn reassociate_sums() -> bool {
+    REASSOCIATE_SUMS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets `moonc --moon-reassociate-sums`.
+pub fn set_reassociate_sums(on: bool) {
+    REASSOCIATE_SUMS.store(on, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// `--moon-keep-subnormals`: whether `moon-cpu-pipeline` leaves reverse
 /// sweeps with IEEE subnormals instead of flushing them to zero
 /// (`moon-flush-subnormals`).

@@ -71,11 +71,9 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     Ok(())
 }
 
-/// Adds `contract` to `op`'s fast-math flags; false when it had it (or
-/// `fast`, which includes it) or is a reassociable sum.
-fn add_contract(op: Op) -> bool {
-    let mut flags: Vec<String> = op
-        .attr("fastmath")
+/// The fast-math flags of the arith operation `op` (`reassoc`, ...).
+pub(crate) fn fastmath_flags(op: Op) -> Vec<String> {
+    op.attr("fastmath")
         .map(|a| a.to_string())
         .and_then(|text| {
             let inner = text.split_once('<')?.1.strip_suffix('>')?.to_string();
@@ -87,7 +85,13 @@ fn add_contract(op: Op) -> bool {
                     .collect(),
             )
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// Adds `contract` to `op`'s fast-math flags; false when it had it (or
+/// `fast`, which includes it) or is a reassociable sum.
+fn add_contract(op: Op) -> bool {
+    let mut flags = fastmath_flags(op);
     // A reassociable sum is a carried accumulation (reverse mode marks
     // its derivative sums so): fused into its multiply, each step of the
     // chain would wait for a multiply-add instead of an add.

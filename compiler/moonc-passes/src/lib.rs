@@ -23,6 +23,7 @@ mod loop_annotation;
 mod memory;
 pub mod outline_loops;
 pub mod parallelize;
+pub mod reassociate_sums;
 pub mod reductions_to_atomics;
 pub mod reverse_loops;
 pub mod share_sincos;
@@ -66,6 +67,7 @@ pub static PASSES: &[&PassInfo] = &[
     &bufferize::BUFFERIZE,
     &conv_to_gemm::CONV_TO_GEMM,
     &collapse_dims::COLLAPSE_DIMS,
+    &reassociate_sums::REASSOCIATE_SUMS,
     &autodiff::AUTODIFF,
     &fuse_adjoint_loops::FUSE_ADJOINT_LOOPS,
     &zero_loads::ZERO_LOADS,

@@ -157,6 +157,9 @@ impl Session {
         packed: &[Signature],
     ) -> Outcome<Vec<u8>> {
         let pm = PassManager::new(&self.context);
+        if moonc_ir::options::reassociate_sums() {
+            pm.add_pass(moonc_passes::reassociate_sums::REASSOCIATE_SUMS.create());
+        }
         pm.add_pass(moonc_passes::autodiff::AUTODIFF.create());
         pm.run(module)
             .map_err(|_| self.diagnostics.failure("differentiation failed"))?;
@@ -187,6 +190,9 @@ impl Session {
         libdevice: Option<&str>,
     ) -> Outcome<()> {
         let pm = PassManager::new(&self.context);
+        if moonc_ir::options::reassociate_sums() {
+            pm.add_pass(moonc_passes::reassociate_sums::REASSOCIATE_SUMS.create());
+        }
         // Reverse mode keeps parallel loops parallel (kernels) on the GPU.
         pm.add_pass(moonc_passes::autodiff::AUTODIFF.create_with(&[("parallel-reverse", 1)]));
         pm.run(module)

@@ -221,6 +221,10 @@ fn config() -> Json {
             Json::int(moonc_ir::options::parallel_min_trips() as i64),
         ),
         (
+            "reassociate_sums",
+            Json::Raw(moonc_ir::options::reassociate_sums().to_string()),
+        ),
+        (
             "keep_subnormals",
             Json::Raw(moonc_ir::options::keep_subnormals().to_string()),
         ),

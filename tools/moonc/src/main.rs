@@ -75,6 +75,11 @@ struct Cli {
     /// DAZ; see docs/autodiff.md, "Subnormals").
     #[arg(long, global = true)]
     moon_keep_subnormals: bool,
+    /// Let the sums that loops carry (`s = s + f(i)`) be added in any order,
+    /// so that they vectorize; by default moonc keeps the order the program
+    /// wrote (see docs/autodiff.md, "Reduction order").
+    #[arg(long, global = true)]
+    moon_reassociate_sums: bool,
     /// Compile for an NVIDIA GPU through moon-gpu-pipeline (parallel loops
     /// and sums become kernels). `run`, `jacobian`, `grad` and `check` then
     /// call the code with their memref arguments in device memory (see
@@ -453,6 +458,9 @@ fn main() {
     }
     if cli.moon_keep_subnormals {
         moonc_ir::options::set_keep_subnormals(true);
+    }
+    if cli.moon_reassociate_sums {
+        moonc_ir::options::set_reassociate_sums(true);
     }
     let outcome = gpu_mode(&cli).and_then(|()| match &cli.command {
         Command::Run(call) => run(call).map(|json| println!("{}", json.render())),
