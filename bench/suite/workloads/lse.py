@@ -42,5 +42,9 @@ def cases() -> list[Case]:
         # --parallel (docs/parallel.md).
         Case(name="lse_parallel", moonc_options=["--parallel"], rtol=1e-7,
              note="moonc with --parallel (XLA uses every core here too)", **common),
+        # The plain program, its in-order sum reassociated as XLA's are.
+        Case(name="lse_reassoc_parallel", moonc_options=["--moon-reassociate-sums", "--parallel"],
+             rtol=1e-7, note="moonc with --moon-reassociate-sums --parallel (XLA reassociates its sums "
+             "and uses every core)", **common),
         shaped(plain),
     ]
