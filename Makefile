@@ -9,7 +9,7 @@ VENV        := build/venv
 LLVM_PREFIX ?= /usr/lib/llvm-22
 CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h') examples/c/main.c
 
-.PHONY: all bootstrap build unit lit lint test demo docs frontend-venv bench-venv bench bench-issues clean
+.PHONY: all bootstrap build unit lit lint test demo docs frontend-venv bench-venv bench bench-issues gpu-bundle clean
 
 all: build
 
@@ -109,6 +109,12 @@ bench-issues: build bench-venv frontend-venv
 	bench/ndual/run.sh | tee bench/ndual/results.txt
 	bench/blas/run.sh | tee bench/blas/results.txt
 	bench/frontends/run.sh | tee bench/frontends/results.txt
+
+# What a machine with an NVIDIA GPU but no Rust or LLVM needs to run the
+# GPU checks (docs/gpu.md, "On a real device"): build/gpu-bundle, at most
+# 40 MiB; there, `build/gpu-bundle/device.sh OUTDIR` runs them.
+gpu-bundle: build
+	test/GPU/bundle.sh build/gpu-bundle
 
 clean:
 	$(CARGO) clean
