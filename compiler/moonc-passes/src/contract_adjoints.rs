@@ -100,9 +100,14 @@ fn add_contract(op: Op) -> bool {
         return false;
     }
     flags.push("contract".into());
+    set_fastmath_flags(op, &flags);
+    true
+}
+
+/// Sets the fast-math flags of the arith operation `op` to `flags`.
+pub(crate) fn set_fastmath_flags(op: Op, flags: &[String]) {
     let attr = op
         .ctx()
         .attr(&format!("#arith.fastmath<{}>", flags.join(",")));
     op.set_attr("fastmath", attr);
-    true
 }

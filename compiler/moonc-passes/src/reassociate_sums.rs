@@ -8,7 +8,7 @@
 //! sums asks for this pass (`moonc --moon-reassociate-sums`); the program
 //! stays as written.
 
-use crate::contract_adjoints::fastmath_flags;
+use crate::contract_adjoints::{fastmath_flags, set_fastmath_flags};
 use moonc_ir::ir::Op;
 use moonc_ir::{
     Error,
@@ -54,10 +54,7 @@ fn run(module: Op, _: OptionValues) -> Result<(), Error> {
             let mut flags = fastmath_flags(add);
             if sum && !flags.iter().any(|f| f == "reassoc" || f == "fast") {
                 flags.push("reassoc".into());
-                let attr = add
-                    .ctx()
-                    .attr(&format!("#arith.fastmath<{}>", flags.join(",")));
-                add.set_attr("fastmath", attr);
+                set_fastmath_flags(add, &flags);
                 marked += 1;
             }
         }

@@ -156,7 +156,9 @@ std::string cpuPipeline() {
   };
   if (keepSubnormals) {
     llvm::StringRef flush = "moon-flush-subnormals,";
-    pipeline.erase(pipeline.find(flush.str()), flush.size());
+    size_t at = pipeline.find(flush.str());
+    assert(at != std::string::npos && "moon-flush-subnormals in the pipeline");
+    pipeline.erase(at, flush.size());
   }
   if (blasMinFlops != 0)
     insertAfter(
