@@ -7,6 +7,10 @@
 #                (OpenBLAS, LAPACKE, gfortran, libstdc++, ...)
 #   device.sh    test/GPU/device.sh, which unpacks both and runs the checks
 #   Inputs/      test/GPU/Inputs
+#   bench-gpu    the benchmark: bench/gpu/grad.mlir compiled ahead of time
+#                for sm_90 (moonc compile --gpu, PTX embedded) and
+#                bench/gpu/driver.c, linked with libmoonrt.so (in lib.tar.xz)
+#   jax_bench.py JAX on the same programs
 #   MANIFEST     what is in it, from which commit
 # and fails when it is over 40 MiB. xz -9e takes a few minutes.
 set -euo pipefail
@@ -29,7 +33,12 @@ ldd "$moonc" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r nam
     *) cp -L "$path" "$stage/lib/$name" ;;
   esac
 done
+cp -L "${MOONRT:-$root/target/release/libmoonrt.so}" "$stage/lib/libmoonrt.so"
 tar -cf - -C "$stage/lib" . | xz -9e -T0 > "$out/lib.tar.xz"
+"$moonc" compile "$root/bench/gpu/grad.mlir" --gpu --gpu-chip sm_90 -o "$stage/grad.o"
+cc -O2 -std=c11 -Wall -Werror -I "$root/runtime/moonrt/include" "$root/bench/gpu/driver.c" \
+  "$stage/grad.o" -L "$stage/lib" -lmoonrt -lm -o "$out/bench-gpu"
+cp "$root/bench/gpu/jax_bench.py" "$out/jax_bench.py"
 cp "$root/test/GPU/device.sh" "$out/device.sh"
 cp "$root"/test/GPU/Inputs/* "$out/Inputs/"
 {

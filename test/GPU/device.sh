@@ -11,8 +11,10 @@
 # It runs the parts that need no GPU first (moonc starts; the CPU's
 # gradients that the GPU's are compared with), then, when `moonc gpu-info`
 # finds a device, the GPU tests of test/GPU (moonc check --gpu, moonc grad
-# --gpu against the CPU). Each step's outcome goes to OUTDIR/results.txt
-# (`NAME: PASS|FAIL|SKIP`), everything it prints to OUTDIR/device.log.
+# --gpu against the CPU) and the benchmark (bench-gpu, and JAX when it is
+# installed). Each step's outcome goes to OUTDIR/results.txt
+# (`NAME: PASS|FAIL|SKIP`, the benchmark's lines prefixed `bench: `),
+# everything it prints to OUTDIR/device.log.
 # Without a GPU it says so on stderr and exits 1; with one, it exits 1 when
 # a step failed.
 set -uo pipefail
@@ -88,6 +90,7 @@ if ! "$moonc" gpu-info >> "$log" 2>&1; then
   exit 1
 fi
 echo "gpu: $("$moonc" gpu-info 2>&1 | head -1)" >> "$results"
+echo "compiles: $("$moonc" gpu-info 2>&1 | sed -n 2p)" >> "$results"
 if command -v nvidia-smi > /dev/null; then
   echo "driver: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)" >> "$results"
 fi
@@ -104,8 +107,37 @@ compare "grad --gpu broadcast matches the CPU" "$work/b.gpu.json" "$work/b.cpu.j
 step "grad --gpu --mode forward broadcast" sh -c "\"$moonc\" grad --gpu --mode forward \"$inputs/broadcast.mlir\" --args @\"$inputs/xw.json\" > \"$work/b.gpu-fwd.json\""
 compare "grad --gpu --mode forward broadcast matches the CPU" "$work/b.gpu-fwd.json" "$work/b.cpu.json"
 
-# The benchmark against the device's copy bandwidth and JAX is not built
-# yet (issue: sum(cos(exp(x))) over 2^26 f32).
-echo "benchmark: SKIP (not built yet)" >> "$results"
+# The benchmark (bench/gpu/README.md): moonc's value and gradient against
+# the device's copy bandwidth and against JAX on the same GPU.
+bench_out=$work/bench.txt
+if [ ! -x "$here/bench-gpu" ]; then
+  echo "benchmark: SKIP (no bench-gpu beside this script: run it from the bundle)" >> "$results"
+else
+  step "benchmark bench-gpu" sh -c "\"$here/bench-gpu\" 26 20 > \"$bench_out\""
+  cat "$bench_out" >> "$log"
+  sed 's/^/bench: /' "$bench_out" >> "$results"
+  if [ -n "$python" ] && [ -f "$here/jax_bench.py" ]; then
+    "$python" "$here/jax_bench.py" 26 20 > "$work/jax.txt" 2>> "$log"
+    sed 's/^/bench: /' "$work/jax.txt" >> "$results"
+    cat "$work/jax.txt" >> "$bench_out"
+  fi
+  # value=KEY LINE-PREFIX: the KEY= field of the line starting with PREFIX.
+  value() { awk -v k="$1" -v p="$2" 'index($0, p) == 1 { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) print substr($i, length(k) + 2) }' "$bench_out"; }
+  fraction=$(value fraction "sce_vg:")
+  ours=$(value ms "sce_vg:")
+  jax=$(value ms "jax sce_vg:")
+  if [ -n "$fraction" ]; then
+    verdict=$(awk -v f="$fraction" 'BEGIN { print (f >= 0.70) ? "PASS" : "FAIL" }')
+    echo "sce_vg at >= 70% of the copy bandwidth: $verdict (fraction $fraction)" >> "$results"
+    [ "$verdict" = PASS ] || failed=1
+  fi
+  if [ -n "$ours" ] && [ -n "$jax" ]; then
+    verdict=$(awk -v a="$ours" -v b="$jax" 'BEGIN { print (a < b) ? "PASS" : "FAIL" }')
+    echo "sce_vg faster than JAX: $verdict (moonc $ours ms, JAX $jax ms)" >> "$results"
+    [ "$verdict" = PASS ] || failed=1
+  else
+    echo "sce_vg faster than JAX: SKIP (no JAX time)" >> "$results"
+  fi
+fi
 echo "seconds: $(( $(date +%s) - started ))" >> "$results"
 exit "$failed"

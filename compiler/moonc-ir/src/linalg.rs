@@ -22,6 +22,23 @@ pub fn indexing_maps(op: Op) -> Vec<String> {
         .collect()
 }
 
+/// The iterator kinds of the `linalg.generic` `op` (`"parallel"` or
+/// `"reduction"`), one per loop.
+pub fn iterator_kinds(op: Op) -> Vec<&'static str> {
+    op.attr("iterator_types")
+        .expect("a linalg.generic has iterator_types")
+        .elements()
+        .iter()
+        .map(|k| {
+            if k.to_string().contains("parallel") {
+                "parallel"
+            } else {
+                "reduction"
+            }
+        })
+        .collect()
+}
+
 /// The dimensions an affine map's results name (`None` unless each result
 /// is a distinct bare dimension), e.g. `[1, 0]` for `(d0, d1) -> (d1, d0)`.
 pub fn projected_dims(map: &str) -> Option<Vec<usize>> {

@@ -13,6 +13,7 @@ pub mod contract_adjoints;
 pub mod conv_to_gemm;
 pub mod flush_subnormals;
 pub mod fuse_adjoint_loops;
+pub mod fuse_partials;
 pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
 pub mod inline_alloca_scopes;
@@ -74,6 +75,7 @@ pub static PASSES: &[&PassInfo] = &[
     &tile_reverse_loops::TILE_REVERSE_LOOPS,
     &uniform_buffers::UNIFORM_BUFFERS,
     &linalg_to_blas::LINALG_TO_BLAS,
+    &fuse_partials::FUSE_PARTIALS,
     &reductions_to_atomics::REDUCTIONS_TO_ATOMICS,
     &inline_exp::INLINE_EXP,
     &share_sincos::SHARE_SINCOS,

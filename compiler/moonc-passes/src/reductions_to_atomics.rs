@@ -37,7 +37,7 @@ iteration space). Each output must be either
 
 Maps must be projected permutations. Other generics are left alone, or,
 with `gpu=1`, get a located error: `moon-gpu-pipeline` runs the pass so
-(after `moon-gpu-reduce` has taken the 1-D sums), before parallel loops are
+(after `moon-gpu-reduce` has taken the sums into rank-0 outputs), before parallel loops are
 mapped to the GPU, so that reductions (and the adjoints reverse mode makes
 of broadcast inputs) run on every thread and none is left to become a
 sequential host loop. The result differs from a sequential sum only by the

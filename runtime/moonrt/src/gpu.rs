@@ -231,6 +231,7 @@ fn free(address: CuDevicePtr) -> Result<(), String> {
     if address == 0 {
         return Ok(());
     }
+    mgpu::forget(address as usize);
     with_context(|driver| {
         // SAFETY: the driver checks the address.
         driver.check("cuMemFree", unsafe { (driver.mem_free)(address) })

@@ -119,6 +119,18 @@ fn fake_driver() {
         mgpuStreamSynchronize(stream);
         mgpuMemFree(d, stream);
         mgpuMemFree(managed, stream);
+        // An allocation freed (small if managed) is handed out again for
+        // the same size and kind; a stream given back is reused.
+        assert_eq!(mgpuMemAlloc(16, stream, 1), managed);
+        mgpuMemFree(managed, ptr::null_mut());
+        assert_eq!(mgpuMemAlloc(16, stream, 0), d);
+        assert_ne!(mgpuMemAlloc(16, stream, 0), d);
+        // Freed some other way, it is no longer the cache's.
+        moonrt_gpu_free(d);
+        let other = mgpuStreamCreate();
+        mgpuStreamDestroy(other);
+        assert_eq!(mgpuStreamCreate(), other);
+        mgpuStreamDestroy(other);
         mgpuMemHostRegister(host.as_mut_ptr().cast(), 16);
         mgpuMemHostUnregister(host.as_mut_ptr().cast());
         let mut data = [0f32; 4];

@@ -1,5 +1,6 @@
 // moon-gpu-alloc: host allocations whose buffer reaches a kernel (directly,
-// through a view, or through a call) become host-shared gpu.allocs; their
+// through a view, or through a call) become gpu.allocs, host-shared unless
+// only kernels touch the contents (then device memory); their
 // deallocs, and the end of an alloca's block, free them on a stream of their
 // own. Allocations no kernel sees stay host memory.
 // RUN: moonc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(moon-gpu-alloc))' | FileCheck %s
@@ -12,7 +13,11 @@ module attributes {gpu.container_module} {
   }
   // CHECK-LABEL: func.func @launch
   // CHECK: %[[A:.*]] = gpu.alloc host_shared () : memref<f32>
-  // CHECK: %[[B:.*]] = gpu.alloc host_shared (%{{.*}}) : memref<?xf32>
+  // Only the kernel touches %b's contents: device memory, allocated on a
+  // stream that is waited for.
+  // CHECK: %[[S:.*]] = gpu.wait async
+  // CHECK: %[[B:.*]], %[[BT:.*]] = gpu.alloc async [%[[S]]] (%{{.*}}) : memref<?xf32>
+  // CHECK: gpu.wait [%[[BT]]]
   // CHECK: %[[HOST:.*]] = memref.alloc() : memref<4xf32>
   // CHECK: gpu.launch_func @k::@k {{.*}} args(%[[A]] : memref<f32>, %{{.*}} : memref<?xf32>)
   // CHECK: %[[T:.*]] = gpu.wait async

@@ -2,8 +2,9 @@
 // broadcast over the rows) through --moon-autodiff, then moon-gpu-pipeline.
 // Reverse mode makes three generics (the primal fused with its partials, dx
 // as a sum over the rows, dw elementwise); each becomes a kernel:
-// - the primal and partials: the sum by atomic adds, each partial stored by
-//   the thread that owns it;
+// - the primal and partials (moon-gpu-reduce): each partial stored by the
+//   thread that owns it, the sum by a block reduction (shuffles) and one
+//   atomic add per block;
 // - dx: threads of different rows add to the same dx[j], so atomically;
 // - dw: each thread owns its dw[i, j], so plain loads and stores.
 // The PTX is self-contained: the exp and cos are polynomials, no __nv_ call.
@@ -20,9 +21,10 @@
 // CHECK: gpu.binary @f_vjp_dd_a_kernel
 // CHECK-SAME: .visible .entry f_vjp_dd_a_kernel(
 // CHECK-NOT: .extern
+// CHECK-SAME: st.global.b32
+// CHECK-SAME: st.global.b32
+// CHECK-SAME: shfl.sync.bfly.b32
 // CHECK-SAME: atom.global.add.f32
-// CHECK-SAME: st.global.b32
-// CHECK-SAME: st.global.b32
 // CHECK: gpu.binary @f_vjp_dd_a_kernel_0
 // CHECK-SAME: atom.global.add.f32
 // CHECK: gpu.binary @f_vjp_dd_a_kernel_1

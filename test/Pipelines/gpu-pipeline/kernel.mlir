@@ -9,8 +9,11 @@
 // CHECK-SAME: cvt.rmi.f32.f32
 // CHECK-NOT: .extern
 // CHECK: llvm.func @host(
-// CHECK: gpu.launch_func @user::@saxpy blocks in
-// CHECK: gpu.launch_func @host_kernel::@host_kernel blocks in
+// The two launches go on one stream (gpu-async-region), waited for once:
+// CHECK: gpu.launch_func <%[[STREAM:.*]] : !llvm.ptr> @user::@saxpy blocks in
+// CHECK-NOT: mgpuStreamSynchronize
+// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @host_kernel::@host_kernel blocks in
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
 // CHECK: gpu.binary @host_kernel
 // CHECK-SAME: .visible .entry host_kernel(
 // CHECK-NOT: .extern

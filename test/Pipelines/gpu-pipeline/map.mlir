@@ -46,7 +46,7 @@
 // NVVM-NOT: __nv_
 
 // CHECK-LABEL: llvm.func @cos_exp(
-// CHECK: gpu.launch_func @cos_exp_kernel::@cos_exp_kernel blocks in ({{.*}}) threads in ({{.*}})
+// CHECK: gpu.launch_func <%{{.*}} : !llvm.ptr> @cos_exp_kernel::@cos_exp_kernel blocks in ({{.*}}) threads in ({{.*}})
 // CHECK: gpu.binary @cos_exp_kernel [#gpu.object<#nvvm.target<chip = "sm_80">, {{.*}}assembly = "
 // CHECK-SAME: .target sm_80
 // CHECK-SAME: .visible .entry cos_exp_kernel(
@@ -63,10 +63,12 @@
 // HOST: @cos_exp_kernel_binary = internal constant {{.*}}\00"
 // HOST: @llvm.global_ctors = appending global {{.*}} ptr @cos_exp_kernel_load,
 // HOST: @llvm.global_dtors = appending global {{.*}} ptr @cos_exp_kernel_unload,
+// The launch is asynchronous (gpu-async-region) on a stream created first,
+// then waited for.
 // HOST-LABEL: define void @cos_exp(
+// HOST: call ptr @mgpuStreamCreate()
 // HOST: %[[MODULE:.*]] = load ptr, ptr @cos_exp_kernel_module
 // HOST: call ptr @mgpuModuleGetFunction(ptr %[[MODULE]],
-// HOST: call ptr @mgpuStreamCreate()
 // HOST: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 %{{.*}}, i64 1, i64 1, i64 256, i64 1, i64 1,
 // HOST: call void @mgpuStreamSynchronize(
 // HOST: call void @mgpuStreamDestroy(

@@ -28,7 +28,7 @@
 // NVVM-NOT: __nv_
 
 // CHECK-LABEL: llvm.func @sum_cos_exp(
-// CHECK: gpu.launch_func @sum_cos_exp_kernel::@sum_cos_exp_kernel blocks in ({{.*}}) threads in ({{.*}})
+// CHECK: gpu.launch_func <%{{.*}} : !llvm.ptr> @sum_cos_exp_kernel::@sum_cos_exp_kernel blocks in ({{.*}}) threads in ({{.*}})
 // CHECK: gpu.binary @sum_cos_exp_kernel
 // CHECK-SAME: .visible .entry sum_cos_exp_kernel(
 // CHECK-SAME: shfl.sync.bfly.b32

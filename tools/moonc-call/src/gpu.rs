@@ -30,6 +30,44 @@ pub fn require_device() -> Outcome<String> {
     moonrt::gpu::device_name().map_err(|e| Failure::new(format!("--gpu: {e}")))
 }
 
+/// The chip `--gpu` compiles for: `sm_90` on a device of compute
+/// capability 9.0 or later (the driver JIT-compiles its PTX for newer
+/// chips), else `sm_80`.
+pub fn target_chip() -> &'static str {
+    match moonrt::gpu::compute_capability() {
+        Ok((major, _)) if major >= 9 => "sm_90",
+        _ => moonc_codegen::DEFAULT_CHIP,
+    }
+}
+
+/// Where `--gpu` looks for libdevice (`libdevice.10.bc`), in order: the
+/// file `MOONC_LIBDEVICE` names, then under `CUDA_HOME`, `CUDA_PATH` and
+/// the usual CUDA installations.
+pub const LIBDEVICE_ENV: &str = "MOONC_LIBDEVICE";
+
+/// The libdevice `--gpu` links (f64 math and CUDA's own f32 functions
+/// instead of moonc's polynomials), when one is installed.
+pub fn libdevice() -> Option<String> {
+    if let Ok(path) = std::env::var(LIBDEVICE_ENV) {
+        return Some(path).filter(|p| std::path::Path::new(p).is_file());
+    }
+    let roots = ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .chain([
+            "/usr/local/cuda".into(),
+            "/usr/lib/nvidia-cuda-toolkit".into(),
+        ]);
+    roots
+        .flat_map(|root| {
+            [
+                format!("{root}/nvvm/libdevice/libdevice.10.bc"),
+                format!("{root}/libdevice/libdevice.10.bc"),
+            ]
+        })
+        .find(|p| std::path::Path::new(p).is_file())
+}
+
 /// Calls a packed entry point on `slots`, which hold the addresses of
 /// `arguments`' fields; with `--gpu`, every memref argument is copied to
 /// device memory first and its descriptor points there during the call,

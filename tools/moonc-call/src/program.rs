@@ -128,7 +128,8 @@ impl Session {
                     signature.name
                 )));
             }
-            self.compile_gpu(module, moonc_codegen::DEFAULT_CHIP, None)?;
+            let libdevice = crate::gpu::libdevice();
+            self.compile_gpu(module, crate::gpu::target_chip(), libdevice.as_deref())?;
             moonc_codegen::emit(module, Emit::Object, packed).map_err(|e| self.failure(e, None))?
         } else {
             self.compile(module, Emit::Object, packed)?

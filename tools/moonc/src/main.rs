@@ -214,8 +214,9 @@ enum Command {
     /// (tools/moonc-gradbench/workloads) are built in (see
     /// docs/gradbench.md).
     Gradbench,
-    /// Print the GPU `--gpu` runs on (`name (sm_XY)`), or fail with
-    /// moonrt's error when there is no CUDA driver or device.
+    /// Print the GPU `--gpu` runs on (`name (sm_XY)`) and what `--gpu`
+    /// compiles for (the chip, libdevice or not), or fail with moonrt's
+    /// error when there is no CUDA driver or device.
     GpuInfo,
     /// Compile FILE ahead of time for the host CPU (or, for a module with
     /// `gpu` operations, `--gpu` or `--emit ptx`, for an NVIDIA GPU: the
@@ -503,6 +504,14 @@ fn main() {
             let (major, minor) = moonrt::gpu::compute_capability()
                 .map_err(|e| Failure::new(format!("--gpu: {e}")))?;
             println!("{name} (sm_{major}{minor})");
+            let libdevice = gpu::libdevice();
+            println!(
+                "--gpu compiles for {}, math {}",
+                gpu::target_chip(),
+                libdevice.map_or("by moonc's polynomials (no libdevice found)".into(), |p| {
+                    format!("from libdevice {p}")
+                })
+            );
             Ok(())
         }),
         Command::Compile {

@@ -48,19 +48,31 @@ def MoonMathApprox : Pass<"moon-math-approx"> {
 }
 
 def MoonGpuReduce : Pass<"moon-gpu-reduce", "func::FuncOp"> {
-  let summary = "Turn 1-D sum reductions (linalg.generic) into GPU kernels "
-                "with a block reduction and one atomic add per block";
+  let summary = "Turn sums over a whole iteration space (linalg.generic) "
+                "into GPU kernels with a block reduction and one atomic add "
+                "per block";
   let description = [{
-    A `linalg.generic` with one `reduction` iterator over rank-1 memrefs
-    (identity indexing maps) whose output is a rank-0 f32 or f64 memref, and
-    whose body adds one value computed from the inputs to the output
-    (`out + f(in...)`), becomes a `gpu.launch` of up to 1024 blocks of 256
-    threads: each thread accumulates `f` over a grid-stride chunk of the
-    elements in registers, the block sums the threads' values with
-    `gpu.all_reduce add` (shuffles and shared memory once lowered to NVVM),
-    and thread 0 of each block adds the block's sum to the output with one
-    `memref.atomic_rmw addf`. The output keeps its initial value, as
-    linalg's semantics say.
+    A `linalg.generic` on memrefs with a rank-0 f32 or f64 output whose
+    body adds one value computed from the inputs to it (`out + f(in...)`)
+    becomes a `gpu.launch` of up to 1024 blocks of 256 threads. With one
+    loop, each thread accumulates `f` over a grid-stride chunk of the
+    elements in registers; with more, each block takes rows of the last
+    dimension (grid-stride over the rows, their indices recovered from the
+    row number) and its threads stride along the row, so that loads of
+    contiguous rows stay coalesced. The block then sums the threads' values
+    with `gpu.all_reduce add` (shuffles and shared memory once lowered to
+    NVVM), and thread 0 of each block adds the block's sum to the output
+    with one `memref.atomic_rmw addf`. The output keeps its initial value,
+    as linalg's semantics say.
+
+    Inputs are read through projected permutations (`x[j]` broadcast over
+    the rows, `w[i, j]`); a rank-0 input is loaded on the host before the
+    launch and the kernel takes its value. Other outputs must be written
+    through permutations of all loops (one element per iteration): each
+    thread stores their values for its iterations. Reverse mode's generic
+    that computes a primal sum and its partials, or, after
+    `moon-fuse-partials`, the shadow itself, is then one kernel that reads
+    each element once.
 
     ```mlir
     linalg.generic {indexing_maps = [(d0) -> (d0), (d0) -> ()],
@@ -76,8 +88,8 @@ def MoonGpuReduce : Pass<"moon-gpu-reduce", "func::FuncOp"> {
     becomes `gpu.launch blocks(...) threads(...) { scf.for (grid stride)
     ... gpu.all_reduce add ... memref.atomic_rmw addf ... }`.
 
-    Other reductions (another rank, several outputs, a non-identity map)
-    are left alone: `moon-gpu-pipeline` then runs
+    Other reductions (a row sum, an output written once per row, a map
+    that is not a projected permutation) are left alone: `moon-gpu-pipeline` then runs
     `moon-reductions-to-atomics{gpu=1}`, which turns sums into parallel
     loops with atomic adds and rejects the rest at the op (they would
     otherwise stay host loops over device memory).
@@ -101,7 +113,12 @@ def MoonGpuAlloc : Pass<"moon-gpu-alloc", "func::FuncOp"> {
     code and kernels both read and write (every launch synchronizes). Its
     `memref.dealloc` becomes a `gpu.dealloc` on a stream of its own, waited
     for; an alloca is freed that way at the end of its block (unless a
-    terminator yields it, which leaves it allocated).
+    terminator yields it, which leaves it allocated). A buffer whose
+    contents only kernels touch (its other uses are `memref.dealloc`,
+    `memref.dim` and views used the same way), such as the partials reverse
+    mode passes from one kernel to the next, becomes plain device memory
+    (`gpu.alloc` without `host_shared`, `cuMemAlloc`) instead: managed
+    memory would be migrated to the device page by page, on first touch.
 
     ```mlir
     %a = memref.alloca() : memref<f32>

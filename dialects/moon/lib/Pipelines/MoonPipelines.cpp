@@ -192,6 +192,9 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
 }
 
 // moon-gpu-pipeline, in order:
+// - reverse mode's partials are applied where they are computed
+//   (moon-fuse-partials, a Rust pass), so that they never go through
+//   memory;
 // - 1-D sums become kernels of their own first (moon-gpu-reduce), while they
 //   are still linalg: convert-linalg-to-parallel-loops would make their
 //   reduction loop a sequential scf.for on the host;
@@ -209,6 +212,9 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
 // - gpu-map-parallel-loops and convert-parallel-loops-to-gpu make them
 //   gpu.launch ops, which gpu-kernel-outlining (with the user's launches)
 //   turns into gpu.func kernels in gpu.modules and gpu.launch_func calls;
+// - gpu-async-region makes the launches asynchronous: consecutive launches
+//   go on one stream, and the host waits for them only before an op with
+//   side effects (a load of a sum's result, a call, the return);
 // - in each gpu.module: scf to cf (convert-gpu-to-nvvm does not lower scf),
 //   transcendental math to polynomials and floor/ceil/fabs/sqrt to NVVM
 //   intrinsics (moon-math-approx), unless libdevice is given:
@@ -226,13 +232,14 @@ std::string gpuPipeline(llvm::StringRef chip, llvm::StringRef libdevice) {
     target += " l=" + libdevice.str();
   target += "}";
   std::string kernelMath = libdevice.empty() ? "moon-math-approx," : "";
-  return "func.func(moon-gpu-reduce),moon-reductions-to-atomics{gpu=1},"
+  return "moon-fuse-partials,func.func(moon-gpu-reduce),"
+         "moon-reductions-to-atomics{gpu=1},"
          "func.func(convert-linalg-to-parallel-loops,"
          "scf-parallel-loop-tiling{parallel-loop-tile-sizes=256 "
          "no-min-max-bounds=true},"
          "gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
          "lower-affine,canonicalize,gpu-kernel-outlining,"
-         "func.func(moon-gpu-alloc)," +
+         "func.func(gpu-async-region,moon-gpu-alloc)," +
          target + ",gpu.module(convert-scf-to-cf," + kernelMath +
          "convert-gpu-to-nvvm{index-bitwidth=64},canonicalize,cse,"
          "reconcile-unrealized-casts),"

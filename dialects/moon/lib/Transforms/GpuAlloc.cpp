@@ -2,7 +2,8 @@
 //
 // Rewrites the memref.alloc and memref.alloca ops of host code whose buffer
 // reaches a gpu.launch_func (or a call, whose callee may launch kernels) as
-// gpu.alloc host_shared, so that kernels and host code can both touch them.
+// gpu.alloc: device memory when only kernels touch the contents, else
+// host_shared, so that kernels and host code can both touch them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +47,23 @@ bool escapesBlock(Value value) {
   return false;
 }
 
-/// Frees the shared buffer `memref` before `before`, on a stream of its
+/// Whether only kernels touch the contents of `value` (or of its views):
+/// its other uses are deallocations and dimension queries, which read the
+/// descriptor only.
+bool onlyKernelsTouch(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<gpu::LaunchFuncOp, memref::DeallocOp, memref::DimOp>(user))
+      continue;
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    if (view && view.getViewSource() == value &&
+        llvm::all_of(user->getResults(), onlyKernelsTouch))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Frees the buffer `memref` before `before`, on a stream of its
 /// own that is waited for (gpu-to-llvm lowers only an asynchronous
 /// gpu.dealloc).
 void free(OpBuilder &b, Location loc, Value memref, Operation *before) {
@@ -59,7 +76,8 @@ void free(OpBuilder &b, Location loc, Value memref, Operation *before) {
   gpu::WaitOp::create(b, loc, Type{}, ValueRange{done});
 }
 
-/// Replaces the allocation `op` with a host-shared gpu.alloc.
+/// Replaces the allocation `op` with a gpu.alloc: device memory when only
+/// kernels touch it, else host-shared (managed) memory.
 void rewrite(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -73,10 +91,23 @@ void rewrite(Operation *op) {
     sizes = alloca.getDynamicSizes();
     symbols = alloca.getSymbolOperands();
   }
-  auto shared = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type{},
-                                     ValueRange{}, sizes, symbols,
-                                     /*hostShared=*/true);
-  Value memref = shared.getMemref();
+  Value memref;
+  if (onlyKernelsTouch(op->getResult(0))) {
+    // gpu-to-llvm lowers a device allocation only in its asynchronous
+    // form: on a stream of its own, waited for.
+    Type token = b.getType<gpu::AsyncTokenType>();
+    Value start =
+        gpu::WaitOp::create(b, loc, token, ValueRange{}).getAsyncToken();
+    auto device = gpu::AllocOp::create(b, loc, type, token, ValueRange{start},
+                                       sizes, symbols, /*hostShared=*/false);
+    gpu::WaitOp::create(b, loc, Type{}, ValueRange{device.getAsyncToken()});
+    memref = device.getMemref();
+  } else {
+    memref = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type{},
+                                  ValueRange{}, sizes, symbols,
+                                  /*hostShared=*/true)
+                 .getMemref();
+  }
   op->getResult(0).replaceAllUsesWith(memref);
   for (Operation *user : llvm::make_early_inc_range(memref.getUsers())) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {

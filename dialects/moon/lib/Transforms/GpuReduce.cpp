@@ -1,15 +1,19 @@
-//===- GpuReduce.cpp - moon-gpu-reduce: 1-D sums as GPU kernels -----------===//
+//===- GpuReduce.cpp - moon-gpu-reduce: sums as GPU kernels ---------------===//
 //
-// Rewrites a linalg.generic summing f(x_i) over rank-1 memrefs into a rank-0
-// memref as a gpu.launch: grid-stride accumulation per thread, a block
-// reduction (gpu.all_reduce) and one atomic add per block.
+// Rewrites a linalg.generic summing f(...) over its whole iteration space
+// into a rank-0 memref (and storing any other values per iteration) as a
+// gpu.launch: grid-stride accumulation per thread, a block reduction
+// (gpu.all_reduce) and one atomic add per block.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Moon/MoonPasses.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
+
+#include <optional>
 
 namespace mlir::moon {
 #define GEN_PASS_DEF_MOONGPUREDUCE
@@ -25,88 +29,173 @@ constexpr int64_t kThreads = 256;
 /// The most blocks launched: beyond, each thread takes more elements.
 constexpr int64_t kMaxBlocks = 1024;
 
-/// The value the body of `op` adds to its output (`f` in `out + f(in...)`),
-/// or null when `op` is not a 1-D sum the pass rewrites (moon-gpu-pipeline
-/// leaves the others to moon-reductions-to-atomics).
-Value summand(linalg::GenericOp op) {
-  if (op.getNumLoops() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumDpsInputs() == 0) {
-    // Needs one loop, at least one input and one output.
-    return {};
-  }
-  auto out = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
-  if (!out || out.getRank() != 0 ||
-      !isa<Float32Type, Float64Type>(out.getElementType())) {
-    // Needs a rank-0 f32 or f64 memref as the output.
-    return {};
-  }
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    auto type = dyn_cast<MemRefType>(input->get().getType());
-    if (!type || type.getRank() != 1 ||
-        !op.getMatchingIndexingMap(input).isIdentity()) {
-      // Needs rank-1 memref inputs read with the identity map.
-      return {};
-    }
-  }
+/// A sum the pass rewrites: which output accumulates, and the value the
+/// body adds to it (`f` in `out + f(in...)`).
+struct Sum {
+  unsigned output;
+  Value summand;
+};
+
+/// `op` as a sum over its whole iteration space, or nothing when it is not
+/// one the pass rewrites (moon-gpu-pipeline leaves the others to
+/// moon-reductions-to-atomics): memref operands; inputs read through
+/// projected permutations (a rank-0 input is one value for every
+/// iteration, loaded before the launch); one rank-0 f32 or f64 output
+/// whose body adds one value to it; any other outputs written through
+/// permutations of all loops (an element per iteration, as reverse mode's
+/// fused primal and partials, or the shadow moon-fuse-partials lets the
+/// same generic write).
+std::optional<Sum> asSum(linalg::GenericOp op) {
+  if (op.getNumLoops() == 0 || op.getNumDpsInputs() == 0)
+    return std::nullopt;
+  for (OpOperand &operand : op->getOpOperands())
+    if (!isa<MemRefType>(operand.get().getType()))
+      return std::nullopt;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!op.getMatchingIndexingMap(input).isProjectedPermutation())
+      return std::nullopt;
   Block &body = op.getRegion().front();
-  BlockArgument acc = body.getArguments().back();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add || !acc.hasOneUse() || acc.getUses().begin()->getOwner() != add) {
-    // Needs a body that adds one value to the output (arith.addf).
-    return {};
+  std::optional<Sum> sum;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    unsigned k = init.getOperandNumber() - op.getNumDpsInputs();
+    auto type = cast<MemRefType>(init.get().getType());
+    if (type.getRank() == 0 && !sum &&
+        isa<Float32Type, Float64Type>(type.getElementType())) {
+      BlockArgument acc = op.getMatchingBlockArgument(&init);
+      auto add = yield.getValues()[k].getDefiningOp<arith::AddFOp>();
+      if (!add || !acc.hasOneUse() ||
+          acc.getUses().begin()->getOwner() != add || !add->hasOneUse())
+        return std::nullopt;
+      sum = Sum{k, add.getLhs() == acc ? add.getRhs() : add.getLhs()};
+      continue;
+    }
+    if (!op.getMatchingIndexingMap(&init).isPermutation())
+      return std::nullopt;
   }
-  return add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  return sum;
 }
 
-/// Replaces the sum `op` (whose summand is `f`) with a gpu.launch.
-void rewrite(linalg::GenericOp op, Value f) {
+/// Replaces the sum `op` with a gpu.launch.
+void rewrite(linalg::GenericOp op, Sum sum) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Value out = op.getDpsInitOperand(0)->get();
+  Value out = op.getDpsInitOperand(sum.output)->get();
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto index = [&](int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value).getResult();
   };
   Value c0 = index(0), c1 = index(1), threads = index(kThreads);
-  Value n = memref::DimOp::create(b, loc, op.getDpsInputOperand(0)->get(), 0);
-  // blocks = clamp(ceil(n / threads), 1, kMaxBlocks), the ceiling as
-  // (n + threads - 1) / threads: convert-arith-to-llvm has no pattern for
-  // arith.ceildivui, which would be left in the host code.
-  Value blocks = arith::DivUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, n, index(kThreads - 1)), threads);
+  SmallVector<Value> sizes;
+  for (Range range :
+       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+  unsigned rank = sizes.size();
+  // Rank-0 inputs are loaded on the host, before the launch: the kernel
+  // takes their values as parameters.
+  Block &body = op.getRegion().front();
+  IRMapping hostValues;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (cast<MemRefType>(input->get().getType()).getRank() == 0)
+      hostValues.map(op.getMatchingBlockArgument(input),
+                     memref::LoadOp::create(b, loc, input->get()).getResult());
+  // One dimension: grid-stride over the elements, min(ceil(n / threads),
+  // kMaxBlocks) blocks, the ceiling as (n + threads - 1) / threads
+  // (convert-arith-to-llvm has no pattern for arith.ceildivui). More: a
+  // block per row of the last dimension (grid-stride over the rows), its
+  // threads striding along the row, so that loads stay coalesced.
+  Value rows = rank == 1 ? c1 : sizes[0];
+  for (unsigned d = 1; d + 1 < rank; ++d)
+    rows = arith::MulIOp::create(b, loc, rows, sizes[d]);
+  Value blocks =
+      rank == 1
+          ? arith::DivUIOp::create(
+                b, loc,
+                arith::AddIOp::create(b, loc, sizes[0], index(kThreads - 1)),
+                threads)
+          : rows;
   blocks = arith::MinUIOp::create(b, loc, blocks, index(kMaxBlocks));
   blocks = arith::MaxUIOp::create(b, loc, blocks, c1);
   auto launch = gpu::LaunchOp::create(b, loc, blocks, c1, c1, threads, c1, c1);
 
   b.setInsertionPointToStart(&launch.getBody().front());
   Value tx = launch.getThreadIds().x;
-  Value first = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                            launch.getBlockSize().x),
-      tx);
-  Value stride = arith::MulIOp::create(b, loc, launch.getGridSize().x,
-                                       launch.getBlockSize().x);
+  Value bx = launch.getBlockIds().x;
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
-  auto loop = scf::ForOp::create(
-      b, loc, first, n, stride, ValueRange{zero},
-      [&](OpBuilder &lb, Location l, Value i, ValueRange iterArgs) {
-        Block &body = op.getRegion().front();
-        IRMapping map;
-        for (auto [arg, input] :
-             llvm::zip(body.getArguments(), op.getDpsInputs()))
-          map.map(arg, memref::LoadOp::create(lb, l, input, i).getResult());
-        Operation *add = body.getTerminator()->getOperand(0).getDefiningOp();
-        for (Operation &inner : body.without_terminator())
-          if (&inner != add)
-            lb.clone(inner, map);
-        Value sum =
-            arith::AddFOp::create(lb, l, iterArgs[0], map.lookupOrDefault(f));
-        scf::YieldOp::create(lb, l, sum);
-      });
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Operation *add = yield.getValues()[sum.output].getDefiningOp();
+  // The body at the iteration `ivs`, adding its summand to `acc`.
+  auto iteration = [&](OpBuilder &lb, Location l, ArrayRef<Value> ivs,
+                       Value acc) {
+    IRMapping inner = hostValues;
+    auto at = [&](OpOperand &operand) {
+      SmallVector<Value> indices;
+      for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
+        indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+      return indices;
+    };
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(&operand);
+      // The sum's output is only added to (atomically, per block).
+      if (&operand == op.getDpsInitOperand(sum.output))
+        continue;
+      if (!arg.use_empty() && !inner.contains(arg))
+        inner.map(arg, memref::LoadOp::create(lb, l, operand.get(), at(operand))
+                           .getResult());
+    }
+    for (Operation &o : body.without_terminator())
+      if (&o != add)
+        lb.clone(o, inner);
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      unsigned k = init.getOperandNumber() - op.getNumDpsInputs();
+      if (k != sum.output)
+        memref::StoreOp::create(lb, l,
+                                inner.lookupOrDefault(yield.getValues()[k]),
+                                init.get(), at(init));
+    }
+    return arith::AddFOp::create(lb, l, acc, inner.lookupOrDefault(sum.summand))
+        .getResult();
+  };
+  Value bdim = launch.getBlockSize().x;
+  Value total;
+  if (rank == 1) {
+    Value first = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, bx, bdim), tx);
+    Value stride = arith::MulIOp::create(b, loc, launch.getGridSize().x, bdim);
+    total = scf::ForOp::create(
+                b, loc, first, sizes[0], stride, ValueRange{zero},
+                [&](OpBuilder &lb, Location l, Value i, ValueRange acc) {
+                  scf::YieldOp::create(lb, l, iteration(lb, l, {i}, acc[0]));
+                })
+                .getResult(0);
+  } else {
+    total = scf::ForOp::create(
+                b, loc, bx, rows, launch.getGridSize().x, ValueRange{zero},
+                [&](OpBuilder &rb, Location l, Value row, ValueRange rowAcc) {
+                  // The row's indices, the last outer dimension fastest.
+                  SmallVector<Value> ivs(rank);
+                  Value rest = row;
+                  for (int d = rank - 2; d >= 0; --d) {
+                    ivs[d] = d == 0
+                                 ? rest
+                                 : arith::RemUIOp::create(rb, l, rest, sizes[d])
+                                       .getResult();
+                    if (d > 0)
+                      rest = arith::DivUIOp::create(rb, l, rest, sizes[d]);
+                  }
+                  auto columns = scf::ForOp::create(
+                      rb, l, tx, sizes[rank - 1], bdim, ValueRange{rowAcc[0]},
+                      [&](OpBuilder &lb, Location l2, Value j, ValueRange acc) {
+                        ivs[rank - 1] = j;
+                        scf::YieldOp::create(lb, l2,
+                                             iteration(lb, l2, ivs, acc[0]));
+                      });
+                  scf::YieldOp::create(rb, l, columns.getResult(0));
+                })
+                .getResult(0);
+  }
   Value blockSum = gpu::AllReduceOp::create(
-      b, loc, loop.getResult(0),
+      b, loc, total,
       gpu::AllReduceOperationAttr::get(b.getContext(),
                                        gpu::AllReduceOperation::ADD),
       /*uniform=*/true);
@@ -126,13 +215,13 @@ struct GpuReducePass : public moon::impl::MoonGpuReduceBase<GpuReducePass> {
     SmallVector<linalg::GenericOp> sums;
     getOperation().walk([&](linalg::GenericOp op) {
       // Reductions inside a kernel the user wrote are the kernel's own.
-      if (op.getNumReductionLoops() != 0 && summand(op) &&
+      if (op.getNumReductionLoops() != 0 && asSum(op) &&
           !op->getParentOfType<gpu::LaunchOp>() &&
           !op->getParentOfType<gpu::GPUFuncOp>())
         sums.push_back(op);
     });
     for (linalg::GenericOp op : sums)
-      rewrite(op, summand(op));
+      rewrite(op, *asSum(op));
   }
 };
 

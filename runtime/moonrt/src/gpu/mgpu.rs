@@ -284,10 +284,23 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
     })
 }
 
-/// Creates a non-blocking stream; returns null on failure.
+/// Streams that `mgpuStreamDestroy` gave back, kept for the next
+/// `mgpuStreamCreate`: `gpu-to-llvm`'s host code creates and destroys a
+/// stream around every launch, and creating one costs microseconds.
+static IDLE_STREAMS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+/// The most streams kept idle; more are destroyed.
+const MAX_IDLE_STREAMS: usize = 16;
+
+/// Returns a non-blocking stream (one given back before, or a new one);
+/// null on failure.
 #[unsafe(no_mangle)]
 pub extern "C" fn mgpuStreamCreate() -> *mut c_void {
     entry("mgpuStreamCreate", ptr::null_mut(), |d| {
+        let reused = IDLE_STREAMS.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        if let Some(stream) = reused {
+            return Ok(stream as CuHandle);
+        }
         let mut stream: CuHandle = ptr::null_mut();
         // SAFETY: a valid out-pointer.
         d.check("cuStreamCreate", unsafe {
@@ -297,17 +310,26 @@ pub extern "C" fn mgpuStreamCreate() -> *mut c_void {
     })
 }
 
-/// Destroys a stream; null (from a failed create) is ignored after that
-/// failure.
+/// Gives a stream back: it is kept for a later `mgpuStreamCreate` (work
+/// still queued on it runs first, in order), or destroyed when enough are
+/// kept. Null (from a failed create) is ignored after that failure.
 ///
 /// # Safety
 ///
-/// `stream` must be null or a stream from `mgpuStreamCreate` not yet destroyed.
+/// `stream` must be null or a stream from `mgpuStreamCreate` not yet
+/// given back.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mgpuStreamDestroy(stream: *mut c_void) {
     entry("mgpuStreamDestroy", (), |d| {
         if follows_failure(stream) {
             return Ok(());
+        }
+        if !stream.is_null() {
+            let mut idle = IDLE_STREAMS.lock().unwrap_or_else(|e| e.into_inner());
+            if idle.len() < MAX_IDLE_STREAMS {
+                idle.push(stream as usize);
+                return Ok(());
+            }
         }
         // SAFETY: the driver checks the handle.
         d.check("cuStreamDestroy", unsafe { (d.stream_destroy)(stream) })
@@ -412,10 +434,49 @@ pub unsafe extern "C" fn mgpuEventRecord(event: *mut c_void, stream: *mut c_void
     })
 }
 
+/// Managed allocations of at most this many bytes are kept when freed and
+/// handed out again: `moon-gpu-alloc` makes a sum's rank-0 accumulator
+/// one on every call, and `cuMemAllocManaged` and `cuMemFree` each take
+/// microseconds (`cuMemFree` also waits for the whole device).
+const MAX_CACHED_MANAGED_BYTES: usize = 64 * 1024;
+
+/// At most this many bytes of freed device memory are kept for reuse:
+/// generated code allocates its temporaries (reverse mode's partials) on
+/// every call, and `cuMemAlloc` of hundreds of megabytes takes longer than
+/// a kernel that streams through them.
+const MAX_CACHED_DEVICE_BYTES: usize = 1 << 30;
+
+/// Allocations that `mgpuMemFree` keeps for reuse, as a caching allocator
+/// does: those handed out, by address, and those free, by size and kind.
+#[derive(Default)]
+struct Cache {
+    /// Address -> (bytes, managed).
+    live: std::collections::HashMap<usize, (usize, bool)>,
+    /// (bytes, managed) -> free addresses.
+    free: std::collections::HashMap<(usize, bool), Vec<usize>>,
+    /// Bytes of device memory in `free`.
+    free_device_bytes: usize,
+}
+
+static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
+
+/// Runs `f` on the allocation cache.
+fn with_cache<R>(f: impl FnOnce(&mut Cache) -> R) -> R {
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    f(cache.get_or_insert_with(Cache::default))
+}
+
+/// Forgets `address` if the cache handed it out (it is being freed some
+/// other way, by `moonrt_gpu_free`).
+pub(super) fn forget(address: usize) {
+    with_cache(|c| c.live.remove(&address));
+}
+
 /// Allocates `size_bytes` of device memory, or managed memory (visible to
 /// the host too) when `is_host_shared` is nonzero (C `bool`); returns
 /// null on failure, and for 0 bytes. `stream` is unused: the allocation
-/// is synchronous.
+/// is synchronous. An allocation of the same size and kind freed before
+/// is handed out again when there is one (see `mgpuMemFree`).
 #[unsafe(no_mangle)]
 pub extern "C" fn mgpuMemAlloc(
     size_bytes: u64,
@@ -423,14 +484,27 @@ pub extern "C" fn mgpuMemAlloc(
     is_host_shared: u8,
 ) -> *mut c_void {
     let _ = stream;
+    let managed = is_host_shared != 0;
+    let cacheable = !managed || size_bytes <= MAX_CACHED_MANAGED_BYTES as u64;
     entry("mgpuMemAlloc", ptr::null_mut(), |d| {
         let bytes = usize::try_from(size_bytes)
             .map_err(|_| format!("mgpuMemAlloc: {size_bytes} bytes is too large"))?;
-        let mut address: CuDevicePtr = 0;
         if bytes == 0 {
             return Ok(ptr::null_mut());
         }
-        if is_host_shared != 0 {
+        let reused = with_cache(|c| {
+            let address = c.free.get_mut(&(bytes, managed)).and_then(Vec::pop)?;
+            if !managed {
+                c.free_device_bytes -= bytes;
+            }
+            c.live.insert(address, (bytes, managed));
+            Some(address)
+        });
+        if let Some(address) = reused {
+            return Ok(address as *mut c_void);
+        }
+        let mut address: CuDevicePtr = 0;
+        if managed {
             // SAFETY: a valid out-pointer.
             d.check("cuMemAllocManaged", unsafe {
                 (d.mem_alloc_managed)(&mut address, bytes, driver::CU_MEM_ATTACH_GLOBAL)
@@ -439,17 +513,46 @@ pub extern "C" fn mgpuMemAlloc(
             // SAFETY: a valid out-pointer.
             d.check("cuMemAlloc", unsafe { (d.mem_alloc)(&mut address, bytes) })?;
         }
+        if cacheable {
+            with_cache(|c| c.live.insert(address as usize, (bytes, managed)));
+        }
         Ok(address as *mut c_void)
     })
 }
 
-/// Frees memory from `mgpuMemAlloc`; null is ignored. `stream` is unused.
+/// Frees memory from `mgpuMemAlloc`; null is ignored. Small managed
+/// allocations, and device memory while at most 1 GiB of it is kept, are
+/// kept for a later `mgpuMemAlloc` of the same size, once the work queued
+/// on `stream` (which may still use them) is done.
+///
+/// # Safety
+///
+/// `stream` must be null or a live stream.
 #[unsafe(no_mangle)]
-pub extern "C" fn mgpuMemFree(ptr: *mut c_void, stream: *mut c_void) {
-    let _ = stream;
+pub unsafe extern "C" fn mgpuMemFree(ptr: *mut c_void, stream: *mut c_void) {
     entry("mgpuMemFree", (), |d| {
         if ptr.is_null() {
             return Ok(());
+        }
+        let address = ptr as usize;
+        if let Some((bytes, managed)) = with_cache(|c| c.live.remove(&address)) {
+            if !stream.is_null() {
+                // SAFETY: the caller's live stream.
+                d.check("cuStreamSynchronize", unsafe {
+                    (d.stream_synchronize)(stream)
+                })?;
+            }
+            let kept = with_cache(|c| {
+                let room = managed || c.free_device_bytes + bytes <= MAX_CACHED_DEVICE_BYTES;
+                if room {
+                    c.free_device_bytes += if managed { 0 } else { bytes };
+                    c.free.entry((bytes, managed)).or_default().push(address);
+                }
+                room
+            });
+            if kept {
+                return Ok(());
+            }
         }
         // SAFETY: the driver checks the address.
         d.check("cuMemFree", unsafe { (d.mem_free)(ptr as CuDevicePtr) })

@@ -21,19 +21,7 @@ pub(super) fn emit_generic(
 ) -> Result<(), Error> {
     let operands = op.operands();
     let (ins, _) = split_ins_outs(op);
-    let iterators: Vec<&str> = op
-        .attr("iterator_types")
-        .expect("iterator_types")
-        .elements()
-        .iter()
-        .map(|k| {
-            if k.to_string().contains("parallel") {
-                "parallel"
-            } else {
-                "reduction"
-            }
-        })
-        .collect();
+    let iterators = moonc_ir::linalg::iterator_kinds(op);
     let rank = iterators.len();
 
     // The forward sweep: the generic, extended with one output per partial
