@@ -1,5 +1,6 @@
 // moon-gpu-reduce: a sum becomes a gpu.launch with grid-stride
-// accumulation, gpu.all_reduce and one atomic add per block.
+// accumulation (four iterations at a time, loads first), gpu.all_reduce and
+// one atomic add per block.
 // RUN: moonc-opt --moon-gpu-reduce %s | FileCheck %s
 
 // CHECK-LABEL: func.func @sum_exp(
@@ -7,9 +8,21 @@
 // CHECK: %[[N:.*]] = memref.dim %[[X]]
 // CHECK: %[[UP:.*]] = arith.addi %[[N]], %c255
 // CHECK: %[[B:.*]] = arith.divui %[[UP]], %c256
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
-// CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (f32)
-// CHECK:   %[[V:.*]] = memref.load %[[X]][%[[I]]]
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%[[GX:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BD:.*]] = %c256
+// CHECK: %[[B0:.*]] = arith.muli %[[BX]], %[[BD]]
+// CHECK: %[[FIRST:.*]] = arith.addi %[[B0]], %[[TX]]
+// CHECK: %[[STRIDE:.*]] = arith.muli %[[GX]], %[[BD]]
+// Four iterations at a time, their loads first:
+// CHECK: %[[MAIN:.*]]:2 = scf.for %[[I:.*]] = %[[FIRST]] to %{{.*}} step %{{.*}} iter_args(%[[A4:.*]] = %{{.*}}, %{{.*}} = %[[FIRST]]) -> (f32, index)
+// CHECK:   memref.load %[[X]][%[[I]]]
+// CHECK-COUNT-3: memref.load %[[X]]
+// CHECK-NOT: memref.load
+// CHECK:   math.exp
+// CHECK:   arith.addf %[[A4]]
+// CHECK: scf.yield
+// Then one at a time:
+// CHECK: %[[ACC:.*]] = scf.for %[[J:.*]] = %[[MAIN]]#1 to %[[N]] step %[[STRIDE]] iter_args(%[[A:.*]] = %[[MAIN]]#0) -> (f32)
+// CHECK:   %[[V:.*]] = memref.load %[[X]][%[[J]]]
 // CHECK:   %[[E:.*]] = math.exp %[[V]]
 // CHECK:   %[[NEXT:.*]] = arith.addf %[[A]], %[[E]]
 // CHECK:   scf.yield %[[NEXT]]
@@ -65,7 +78,7 @@ func.func @sum_and_store(%x: memref<?xf32>, %c: memref<f32>, %s: memref<f32>, %d
 // CHECK: %[[M:.*]] = memref.dim %[[W]], %c0
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%[[GX:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BD:.*]] = %c256
 // CHECK: scf.for %[[I:.*]] = %[[BX]] to %[[M]] step %[[GX]]
-// CHECK:   scf.for %[[J:.*]] = %[[TX]] to %{{.*}} step %[[BD]]
+// CHECK:   scf.for %[[J:.*]] = %[[TX]] to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, index)
 // CHECK-NOT:   memref.load %[[S]]
 // CHECK:     memref.load %[[X]][%[[J]]]
 // CHECK:     memref.load %[[W]][%[[I]], %[[J]]]

@@ -28,6 +28,8 @@ namespace {
 constexpr int64_t kThreads = 256;
 /// The most blocks launched: beyond, each thread takes more elements.
 constexpr int64_t kMaxBlocks = 1024;
+/// Iterations a thread loads before computing any: its loads in flight.
+constexpr int64_t kUnroll = 4;
 
 /// A sum the pass rewrites: which output accumulates, and the value the
 /// body adds to it (`f` in `out + f(in...)`).
@@ -124,25 +126,31 @@ void rewrite(linalg::GenericOp op, Sum sum) {
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   Operation *add = yield.getValues()[sum.output].getDefiningOp();
-  // The body at the iteration `ivs`, adding its summand to `acc`.
-  auto iteration = [&](OpBuilder &lb, Location l, ArrayRef<Value> ivs,
-                       Value acc) {
+  auto at = [&](OpOperand &operand, ArrayRef<Value> ivs) {
+    SmallVector<Value> indices;
+    for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
+      indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+    return indices;
+  };
+  // The loads of the iteration `ivs`: the body's arguments it uses.
+  auto loads = [&](OpBuilder &lb, Location l, ArrayRef<Value> ivs) {
     IRMapping inner = hostValues;
-    auto at = [&](OpOperand &operand) {
-      SmallVector<Value> indices;
-      for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
-        indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
-      return indices;
-    };
     for (OpOperand &operand : op->getOpOperands()) {
       BlockArgument arg = op.getMatchingBlockArgument(&operand);
       // The sum's output is only added to (atomically, per block).
       if (&operand == op.getDpsInitOperand(sum.output))
         continue;
       if (!arg.use_empty() && !inner.contains(arg))
-        inner.map(arg, memref::LoadOp::create(lb, l, operand.get(), at(operand))
-                           .getResult());
+        inner.map(arg,
+                  memref::LoadOp::create(lb, l, operand.get(), at(operand, ivs))
+                      .getResult());
     }
+    return inner;
+  };
+  // The rest of the iteration `ivs` (its loads in `inner`): the body, the
+  // stores of the other outputs, and its summand added to `acc`.
+  auto compute = [&](OpBuilder &lb, Location l, ArrayRef<Value> ivs,
+                     IRMapping &inner, Value acc) {
     for (Operation &o : body.without_terminator())
       if (&o != add)
         lb.clone(o, inner);
@@ -151,10 +159,49 @@ void rewrite(linalg::GenericOp op, Sum sum) {
       if (k != sum.output)
         memref::StoreOp::create(lb, l,
                                 inner.lookupOrDefault(yield.getValues()[k]),
-                                init.get(), at(init));
+                                init.get(), at(init, ivs));
     }
     return arith::AddFOp::create(lb, l, acc, inner.lookupOrDefault(sum.summand))
         .getResult();
+  };
+  // The iterations `from`, `from + step`, ... below `to` (their indices
+  // from `ivsOf`), adding to `acc`: kUnroll at a time, the loads of all
+  // first, so that each thread has that many loads in flight, then one at
+  // a time for the rest.
+  auto strided = [&](OpBuilder &sb, Location l, Value from, Value to,
+                     Value step, Value acc,
+                     llvm::function_ref<SmallVector<Value>(Value)> ivsOf) {
+    Value span = arith::MulIOp::create(
+        sb, l, step, arith::ConstantIndexOp::create(sb, l, kUnroll - 1));
+    // Signed: below `from` (no unrolled iteration) when `to` is small.
+    Value last = arith::SubIOp::create(sb, l, to, span);
+    Value wide = arith::AddIOp::create(sb, l, span, step);
+    auto unrolled = scf::ForOp::create(
+        sb, l, from, last, wide, ValueRange{acc, from},
+        [&](OpBuilder &lb, Location l2, Value i, ValueRange args) {
+          SmallVector<SmallVector<Value>> ivs;
+          SmallVector<IRMapping> loaded;
+          Value at = i;
+          for (int64_t u = 0; u < kUnroll; ++u) {
+            ivs.push_back(ivsOf(at));
+            loaded.push_back(loads(lb, l2, ivs.back()));
+            at = arith::AddIOp::create(lb, l2, at, step);
+          }
+          Value total = args[0];
+          for (int64_t u = 0; u < kUnroll; ++u)
+            total = compute(lb, l2, ivs[u], loaded[u], total);
+          scf::YieldOp::create(lb, l2, ValueRange{total, at});
+        });
+    return scf::ForOp::create(
+               sb, l, unrolled.getResult(1), to, step,
+               ValueRange{unrolled.getResult(0)},
+               [&](OpBuilder &lb, Location l2, Value i, ValueRange args) {
+                 SmallVector<Value> ivs = ivsOf(i);
+                 IRMapping inner = loads(lb, l2, ivs);
+                 scf::YieldOp::create(lb, l2,
+                                      compute(lb, l2, ivs, inner, args[0]));
+               })
+        .getResult(0);
   };
   Value bdim = launch.getBlockSize().x;
   Value total;
@@ -162,35 +209,30 @@ void rewrite(linalg::GenericOp op, Sum sum) {
     Value first = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, bx, bdim), tx);
     Value stride = arith::MulIOp::create(b, loc, launch.getGridSize().x, bdim);
-    total = scf::ForOp::create(
-                b, loc, first, sizes[0], stride, ValueRange{zero},
-                [&](OpBuilder &lb, Location l, Value i, ValueRange acc) {
-                  scf::YieldOp::create(lb, l, iteration(lb, l, {i}, acc[0]));
-                })
-                .getResult(0);
+    total = strided(b, loc, first, sizes[0], stride, zero,
+                    [](Value i) { return SmallVector<Value>{i}; });
   } else {
     total = scf::ForOp::create(
                 b, loc, bx, rows, launch.getGridSize().x, ValueRange{zero},
                 [&](OpBuilder &rb, Location l, Value row, ValueRange rowAcc) {
                   // The row's indices, the last outer dimension fastest.
-                  SmallVector<Value> ivs(rank);
+                  SmallVector<Value> outer(rank - 1);
                   Value rest = row;
                   for (int d = rank - 2; d >= 0; --d) {
-                    ivs[d] = d == 0
-                                 ? rest
-                                 : arith::RemUIOp::create(rb, l, rest, sizes[d])
-                                       .getResult();
+                    outer[d] =
+                        d == 0 ? rest
+                               : arith::RemUIOp::create(rb, l, rest, sizes[d])
+                                     .getResult();
                     if (d > 0)
                       rest = arith::DivUIOp::create(rb, l, rest, sizes[d]);
                   }
-                  auto columns = scf::ForOp::create(
-                      rb, l, tx, sizes[rank - 1], bdim, ValueRange{rowAcc[0]},
-                      [&](OpBuilder &lb, Location l2, Value j, ValueRange acc) {
-                        ivs[rank - 1] = j;
-                        scf::YieldOp::create(lb, l2,
-                                             iteration(lb, l2, ivs, acc[0]));
-                      });
-                  scf::YieldOp::create(rb, l, columns.getResult(0));
+                  Value columns = strided(rb, l, tx, sizes[rank - 1], bdim,
+                                          rowAcc[0], [&](Value j) {
+                                            SmallVector<Value> ivs = outer;
+                                            ivs.push_back(j);
+                                            return ivs;
+                                          });
+                  scf::YieldOp::create(rb, l, columns);
                 })
                 .getResult(0);
   }
