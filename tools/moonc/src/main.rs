@@ -340,6 +340,13 @@ fn compile(
     let session = Session::new();
     let mut module = session.load(file)?;
     let signatures = program::all_signatures(&session, &module)?;
+    // PTX needs only kernels; anything else needs a function to call.
+    if signatures.is_empty() && !matches!(emit, EmitKind::Ptx) {
+        return Err(Failure::new(format!(
+            "{}: nothing to compile: the module defines no public function",
+            file.display()
+        )));
+    }
     let what = match emit {
         EmitKind::Asm => Emit::Assembly,
         EmitKind::Llvm => Emit::LlvmIr,
