@@ -24,4 +24,4 @@ pub use gpu::{DEFAULT_CHIP, has_gpu_code, lower_for_gpu, ptx_modules};
 pub use jit::Jit;
 pub use lower::{lower_to_llvm_dialect, mark_c_interface};
 pub use signature::{Scalar, Signature, ValueType, public_functions, signature_of};
-pub use target::{Emit, emit};
+pub use target::{Emit, emit, set_target_cpu, target_cpu_description};

@@ -1,5 +1,6 @@
-//! The host CPU as an LLVM target: O3 for its real feature set (AVX2,
-//! AVX-512 when present) and emission of objects, assembly or LLVM IR.
+//! The CPU to compile for as an LLVM target (the host's by default: O3 for
+//! its real feature set, AVX2 and AVX-512 when present; or one `--target-cpu`
+//! names) and emission of objects, assembly or LLVM IR.
 
 use crate::{Error, Result, Signature, interface, translate, vector_math};
 use inkwell::{
@@ -11,7 +12,51 @@ use inkwell::{
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine},
 };
 use melior::ir::Module;
-use std::sync::Once;
+use std::sync::{Once, RwLock};
+
+/// The CPU [`emit`] compiles for: `None` for the host's (`native`).
+static TARGET_CPU: RwLock<Option<String>> = RwLock::new(None);
+
+/// The x86-64 CPU names LLVM 22 knows (`llc-22 -mtriple=x86_64 -mcpu=help`),
+/// one per line.
+const X86_CPUS: &str = include_str!("x86_cpus.txt");
+
+/// The features the x86-64 micro-architecture levels guarantee that
+/// moonc's vector math looks at (the rest follow from the CPU name).
+const X86_LEVEL_FEATURES: [(&str, &str); 3] = [
+    ("x86-64-v2", "+sse4.2"),
+    ("x86-64-v3", "+sse4.2,+avx,+avx2,+fma"),
+    ("x86-64-v4", "+sse4.2,+avx,+avx2,+fma,+avx512f"),
+];
+
+/// Makes every later [`emit`] of this process compile for `cpu`: `native`
+/// (the host, the default), `x86-64`, `x86-64-v2`, `-v3`, `-v4`, or
+/// another x86-64 CPU name LLVM knows (`skylake-avx512`, `znver4`, ...).
+/// An unknown name is an error that lists the levels.
+pub fn set_target_cpu(cpu: &str) -> Result<()> {
+    let known = cpu == "native" || X86_CPUS.lines().any(|name| name == cpu);
+    if !known {
+        return Err(Error::Unsupported(format!(
+            "unknown target CPU `{cpu}` (expected native, x86-64, x86-64-v2, x86-64-v3, \
+             x86-64-v4 or an x86-64 CPU name LLVM knows, such as skylake-avx512 or znver4)"
+        )));
+    }
+    let chosen = (cpu != "native").then(|| cpu.to_string());
+    *TARGET_CPU.write().unwrap_or_else(|e| e.into_inner()) = chosen;
+    Ok(())
+}
+
+/// The CPU [`emit`] compiles for, as `--header` records it: `native (NAME)`
+/// for the host's, else the name given.
+pub fn target_cpu_description() -> String {
+    match TARGET_CPU.read().unwrap_or_else(|e| e.into_inner()).clone() {
+        Some(cpu) => cpu,
+        None => format!(
+            "native ({})",
+            TargetMachine::get_host_cpu_name().to_string_lossy()
+        ),
+    }
+}
 
 /// What [`emit`] produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,14 +120,33 @@ fn initialize() {
 /// 0.96 ms with gathers, 0.62 ms without).
 const X86_TUNING: &str = ",+prefer-no-gather,+prefer-no-scatter";
 
-/// The host's target machine (its CPU name and feature string) at O3, and
-/// that feature string.
-fn host_machine() -> Result<(TargetMachine, String)> {
+/// The target machine for the chosen CPU (the host's name and feature
+/// string, or the name `--target-cpu` gave) at O3, and the features moonc's
+/// vector math may assume (for a named CPU other than an x86-64 level:
+/// none beyond SSE2, so libmvec's SSE variants).
+fn target_machine() -> Result<(TargetMachine, String)> {
     initialize();
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| Error::Llvm(e.to_string()))?;
-    let cpu = TargetMachine::get_host_cpu_name().to_string();
-    let mut features = TargetMachine::get_host_cpu_features().to_string();
+    let chosen = TARGET_CPU.read().unwrap_or_else(|e| e.into_inner()).clone();
+    let (cpu, mut features, assumed) = match chosen {
+        None => {
+            let features = TargetMachine::get_host_cpu_features().to_string();
+            (
+                TargetMachine::get_host_cpu_name().to_string(),
+                features.clone(),
+                features,
+            )
+        }
+        Some(cpu) => {
+            let level = X86_LEVEL_FEATURES.iter().find(|(name, _)| *name == cpu);
+            (
+                cpu,
+                String::new(),
+                level.map_or(String::new(), |(_, f)| f.to_string()),
+            )
+        }
+    };
     if triple.as_str().to_string_lossy().starts_with("x86_64") {
         features.push_str(X86_TUNING);
     }
@@ -96,10 +160,10 @@ fn host_machine() -> Result<(TargetMachine, String)> {
             CodeModel::Default,
         )
         .ok_or_else(|| Error::Llvm(format!("no target machine for {cpu} on {triple}")))?;
-    Ok((machine, features))
+    Ok((machine, assumed))
 }
 
-/// Compiles `module`, already in the LLVM dialect, for the host CPU: LLVM
+/// Compiles `module`, already in the LLVM dialect, for the chosen CPU: LLVM
 /// IR with C interfaces (and packed JIT entry points for `packed`), vector
 /// math, O3, then the requested output.
 pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>> {
@@ -109,7 +173,7 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
     for signature in packed {
         interface::add_packed_entry(&llvm, &ir, signature)?;
     }
-    let (machine, features) = host_machine()?;
+    let (machine, features) = target_machine()?;
     ir.set_triple(&machine.get_triple());
     ir.set_data_layout(&machine.get_target_data().get_data_layout());
     vector_math::use_intrinsics(&ir);
@@ -138,11 +202,6 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
     Ok(buffer.as_slice().to_vec())
 }
 
-/// Makes every function defined in `module` align its stack frame to what
-/// its spill slots need (64 bytes for AVX-512 registers). Without this,
-/// vectors spilled around libmvec calls in a vectorized loop straddle cache
-/// lines whenever the caller's stack is not 64-byte aligned, which made
-/// such loops up to 40% slower, depending on the process.
 /// Makes the parameters that `moon-outline-loops` lists in a function's
 /// `moon-noalias-params` attribute `noalias`, and drops the attribute.
 fn mark_noalias_params(llvm: &LlvmContext, module: &LlvmModule) {
@@ -162,6 +221,11 @@ fn mark_noalias_params(llvm: &LlvmContext, module: &LlvmModule) {
     }
 }
 
+/// Makes every function defined in `module` align its stack frame to what
+/// its spill slots need (64 bytes for AVX-512 registers). Without this,
+/// vectors spilled around libmvec calls in a vectorized loop straddle cache
+/// lines whenever the caller's stack is not 64-byte aligned, which made
+/// such loops up to 40% slower, depending on the process.
 fn realign_stacks(llvm: &LlvmContext, module: &LlvmModule) {
     let realign = llvm.create_string_attribute("stackrealign", "");
     for function in module.get_functions() {

@@ -239,6 +239,12 @@ enum Command {
         /// transcendental math is an error.
         #[arg(long)]
         libdevice: Option<PathBuf>,
+        /// The CPU to compile for: native (this machine's, the default),
+        /// x86-64, x86-64-v2, x86-64-v3, x86-64-v4, or an x86-64 CPU name
+        /// LLVM knows (skylake-avx512, znver4, ...). The object then runs
+        /// on any CPU that has that one's features.
+        #[arg(long, default_value = "native")]
+        target_cpu: String,
         /// Also write a C header declaring every public function.
         #[arg(long)]
         header: Option<PathBuf>,
@@ -366,7 +372,12 @@ fn compile(
         session.compile(&mut module, what, &[])?
     };
     let source = file.display().to_string();
-    let header_text = moonc_codegen::header::render(&signatures, &source, header);
+    let header_text = moonc_codegen::header::render(
+        &signatures,
+        &source,
+        header,
+        &moonc_codegen::target_cpu_description(),
+    );
     let rust_text = moonc_codegen::rust_bindings::render(&signatures, &source);
     match emit {
         EmitKind::Shared => output::link_shared(&bytes, output)?,
@@ -525,22 +536,27 @@ fn main() {
             file,
             output,
             emit,
+            target_cpu,
             header,
             rust,
             gpu_chip,
             libdevice,
-        } => compile(
-            file,
-            output,
-            *emit,
-            header.as_deref(),
-            rust.as_deref(),
-            &GpuOptions {
-                forced: cli.gpu,
-                chip: gpu_chip,
-                libdevice: libdevice.as_deref(),
-            },
-        ),
+        } => moonc_codegen::set_target_cpu(target_cpu)
+            .map_err(|e| Failure::new(format!("--target-cpu: {e}")))
+            .and_then(|()| {
+                compile(
+                    file,
+                    output,
+                    *emit,
+                    header.as_deref(),
+                    rust.as_deref(),
+                    &GpuOptions {
+                        forced: cli.gpu,
+                        chip: gpu_chip,
+                        libdevice: libdevice.as_deref(),
+                    },
+                )
+            }),
     });
     if let Err(failure) = outcome {
         eprintln!("{failure}");
