@@ -6,6 +6,7 @@
 //! writes the C header and Rust bindings of a compiled module, and runs the
 //! GPU path (`moon-gpu-pipeline`, PTX).
 
+mod checked_alloc;
 mod error;
 mod gpu;
 mod interface;

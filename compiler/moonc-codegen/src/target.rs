@@ -2,7 +2,7 @@
 //! its real feature set, AVX2 and AVX-512 when present; or one `--target-cpu`
 //! names) and emission of objects, assembly or LLVM IR.
 
-use crate::{Error, Result, Signature, interface, translate, vector_math};
+use crate::{Error, Result, Signature, checked_alloc, interface, translate, vector_math};
 use inkwell::{
     OptimizationLevel,
     attributes::{Attribute, AttributeLoc},
@@ -176,6 +176,7 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
     let (machine, features) = target_machine()?;
     ir.set_triple(&machine.get_triple());
     ir.set_data_layout(&machine.get_target_data().get_data_layout());
+    checked_alloc::check_allocations(&llvm, &ir);
     vector_math::use_intrinsics(&ir);
     vector_math::annotate(&llvm, &ir, &features);
     realign_stacks(&llvm, &ir);

@@ -325,6 +325,15 @@ void moonrt_tape_reset_peak(void);
  */
 int64_t moonrt_tape_bytes_in_use(void);
 
+/*
+ * Limits the default tape of every thread to `bytes` (values and noted
+ * allocations; 0 or less: no limit). Out of memory for the tape, or past the
+ * limit, a push or a noted allocation ends the process with status 1 and
+ * "moonrt: out of memory: the tape needs N bytes" (", over the limit of M
+ * bytes") on stderr: the derivative cannot be computed without the values.
+ */
+void moonrt_tape_set_limit(int64_t bytes);
+
 /* ---------------------------------------------------------------------------
  * BLAS and LAPACK over OpenBLAS and LAPACKE (docs/blas.md), for compiled
  * code and C callers

@@ -61,6 +61,7 @@ pub use tape::{
     moonrt_tape_bytes_in_use, moonrt_tape_note_alloc, moonrt_tape_note_free,
     moonrt_tape_peak_bytes, moonrt_tape_pop_f32, moonrt_tape_pop_f64, moonrt_tape_pop_i64,
     moonrt_tape_push_f32, moonrt_tape_push_f64, moonrt_tape_push_i64, moonrt_tape_reset_peak,
+    moonrt_tape_set_limit,
 };
 
 /// Includes the Rust bindings `moonc-build` generated for an `.mlir` file
@@ -187,5 +188,6 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
         moonrt_tape_push_f64,
         moonrt_tape_push_i64,
         moonrt_tape_reset_peak,
+        moonrt_tape_set_limit,
     ]
 }

@@ -4,6 +4,11 @@ use crate::arena::Arena;
 use crate::error::{guard, set_error};
 use std::cell::UnsafeCell;
 use std::ptr::{self, NonNull};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The most bytes a thread's default tape may hold (values and noted
+/// allocations); `u64::MAX` for no limit (`moonrt_tape_set_limit`).
+static LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
 
 /// Bytes of one block, the unit a stack takes from its arena.
 const BLOCK_BYTES: usize = 4096;
@@ -156,11 +161,45 @@ impl Tape {
         }
     }
 
+    /// Counts `bytes` more as in use; past the limit, ends the process
+    /// ([`out_of_tape`]).
     #[inline(always)]
     fn grow(&mut self, bytes: u64) {
-        self.in_use = self.in_use.wrapping_add(bytes);
+        self.in_use = self.in_use.saturating_add(bytes);
         self.peak = self.peak.max(self.in_use);
+        if self.in_use > LIMIT.load(Ordering::Relaxed) {
+            out_of_tape(self.in_use);
+        }
     }
+}
+
+/// Ends the process, with status 1 and a message on stderr, because the
+/// default tape needs `needed` bytes that it cannot have: memory ran out,
+/// or the limit `moonrt_tape_set_limit` set is passed. A derivative whose
+/// tape is incomplete cannot be computed, and going on would only pop the
+/// values that were lost (or retry the allocation for ever).
+#[cold]
+#[inline(never)]
+fn out_of_tape(needed: u64) -> ! {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    let why = if needed > limit {
+        format!(", over the limit of {limit} bytes")
+    } else {
+        String::new()
+    };
+    eprintln!("moonrt: out of memory: the tape needs {needed} bytes{why}");
+    std::process::exit(1)
+}
+
+/// Limits the default tape of every thread to `bytes` (values and noted
+/// allocations; 0 or less: no limit). A push or a noted allocation past
+/// the limit ends the process with status 1 and `moonrt: out of memory:
+/// the tape needs N bytes, over the limit of M bytes` on stderr, as running
+/// out of memory does.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_set_limit(bytes: i64) {
+    let limit = if bytes <= 0 { u64::MAX } else { bytes as u64 };
+    LIMIT.store(limit, Ordering::Relaxed);
 }
 
 thread_local! {
@@ -192,9 +231,10 @@ fn report_empty(function: &str) {
 #[inline(always)]
 fn push<const SLOT: usize>(bits: u64, stack: impl FnOnce(&mut Tape) -> &mut Stack<SLOT>) {
     with_tape((), |tape| {
-        if stack(tape).push(bits) {
-            tape.grow(SLOT as u64);
+        if !stack(tape).push(bits) {
+            out_of_tape(tape.in_use.saturating_add(BLOCK_BYTES as u64));
         }
+        tape.grow(SLOT as u64);
     })
 }
 
@@ -257,7 +297,8 @@ pub extern "C" fn moonrt_tape_pop_i64() -> i64 {
 }
 
 /// Counts `bytes` of memory that compiled code allocated itself for its
-/// tape (a buffer sized before a loop) as in use on the default tape.
+/// tape (a buffer sized before a loop) as in use on the default tape
+/// (past the limit, the process ends: `moonrt_tape_set_limit`).
 #[unsafe(no_mangle)]
 pub extern "C" fn moonrt_tape_note_alloc(bytes: i64) {
     if bytes < 0 {

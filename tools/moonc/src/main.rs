@@ -65,6 +65,13 @@ struct Cli {
     /// BYTES (default 16 MiB; 0 never checkpoints; see docs/autodiff.md).
     #[arg(long, global = true, value_name = "BYTES")]
     moon_tape_budget: Option<u64>,
+    /// End the program when the tape of a derivative grows past SIZE (bytes,
+    /// or with a suffix K, M or G: 512M, 2G): `run`, `grad`, `jacobian`,
+    /// `check` and `bench` exit with status 1 and `moonrt: out of memory:
+    /// the tape needs N bytes, over the limit of M bytes` instead of using
+    /// up the machine's memory (default: no limit; see docs/autodiff.md).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
+    max_tape_memory: Option<u64>,
     /// The levels of checkpoints a checkpointed loop may use when one level
     /// cannot fit the tape budget; each level runs the loop once more
     /// (at least 1, the default; see docs/autodiff.md).
@@ -86,6 +93,23 @@ struct Cli {
     /// docs/gpu.md); `compile` writes the host side with the PTX embedded.
     #[arg(long, global = true)]
     gpu: bool,
+}
+
+/// A size in bytes, with an optional suffix K, M or G (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let (digits, unit) = match text.char_indices().last() {
+        Some((at, 'K' | 'k')) => (&text[..at], 1u64 << 10),
+        Some((at, 'M' | 'm')) => (&text[..at], 1 << 20),
+        Some((at, 'G' | 'g')) => (&text[..at], 1 << 30),
+        _ => (text, 1),
+    };
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (bytes, or a number with K, M or G)"))?;
+    value
+        .checked_mul(unit)
+        .filter(|&bytes| bytes > 0)
+        .ok_or_else(|| format!("`{text}` is not a size between 1 byte and 16 EiB"))
 }
 
 /// What `--args` and `--entry` say about the call to make.
@@ -468,6 +492,9 @@ fn main() {
     }
     if let Some(flops) = cli.moon_blas_min_flops {
         moonc_ir::options::set_blas_min_flops(flops);
+    }
+    if let Some(bytes) = cli.max_tape_memory {
+        moonrt::moonrt_tape_set_limit(bytes.min(i64::MAX as u64) as i64);
     }
     if let Some(bytes) = cli.moon_tape_budget {
         moonc_ir::options::set_tape_budget(bytes);
