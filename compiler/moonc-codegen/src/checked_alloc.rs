@@ -4,8 +4,9 @@
 //! tape larger than the memory there is) would be a segmentation fault.
 //! Every such call goes through a wrapper that, given null for a nonzero
 //! size, prints `out of memory: cannot allocate N bytes ...` on stderr and
-//! exits with status 1. Only libc is called (`dprintf`, `exit`), so objects
-//! still need no runtime library for it.
+//! ends the process with status 1 (`fflush(NULL)`, then `_exit`: exit
+//! handlers may wait for threads that are short of memory too). Only libc
+//! is called, so objects still need no runtime library for it.
 
 use inkwell::{
     AddressSpace, attributes::AttributeLoc, context::Context, module::Linkage, module::Module,
@@ -90,7 +91,8 @@ fn build_wrapper<'ll>(
 }
 
 /// A private, cold, non-returning function that prints the message with
-/// its `i64` argument on stderr (`dprintf(2, ...)`) and exits with status 1.
+/// its `i64` argument on stderr (`dprintf(2, ...)`), flushes stdio and ends
+/// the process with status 1.
 fn out_of_memory_function<'ll>(context: &'ll Context, module: &Module<'ll>) -> FunctionValue<'ll> {
     let i32_type = context.i32_type();
     let i64_type = context.i64_type();
@@ -102,9 +104,12 @@ fn out_of_memory_function<'ll>(context: &'ll Context, module: &Module<'ll>) -> F
             None,
         )
     });
-    let exit = module.get_function("exit").unwrap_or_else(|| {
+    let fflush = module.get_function("fflush").unwrap_or_else(|| {
+        module.add_function("fflush", i32_type.fn_type(&[ptr.into()], false), None)
+    });
+    let exit = module.get_function("_exit").unwrap_or_else(|| {
         module.add_function(
-            "exit",
+            "_exit",
             context.void_type().fn_type(&[i32_type.into()], false),
             None,
         )
@@ -137,6 +142,9 @@ fn out_of_memory_function<'ll>(context: &'ll Context, module: &Module<'ll>) -> F
             ],
             "",
         )
+        .expect("a call");
+    builder
+        .build_call(fflush, &[ptr.const_null().into()], "")
         .expect("a call");
     builder
         .build_call(exit, &[i32_type.const_int(1, false).into()], "")

@@ -25,9 +25,13 @@ pub fn dialect_registry() -> DialectRegistry {
     registry
 }
 
-/// A context with every dialect of [`dialect_registry`] loaded.
+/// A context with every dialect of [`dialect_registry`] loaded. It runs
+/// passes on the calling thread only: MLIR's worker threads have small
+/// stacks, which deeply nested programs overflow, while the drivers run on
+/// a thread with a large one (and modules are small).
 pub fn create_context() -> Context {
     let context = Context::new();
+    context.enable_multi_threading(false);
     context.append_dialect_registry(&dialect_registry());
     context.load_all_available_dialects();
     context

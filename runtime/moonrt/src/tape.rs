@@ -188,7 +188,20 @@ fn out_of_tape(needed: u64) -> ! {
         String::new()
     };
     eprintln!("moonrt: out of memory: the tape needs {needed} bytes{why}");
-    std::process::exit(1)
+    // What the program wrote is flushed, but no exit handler runs: one may
+    // wait for threads that are themselves short of memory (OpenBLAS's).
+    // SAFETY: flushes every stdio stream, then ends the process.
+    unsafe {
+        fflush(ptr::null_mut());
+        _exit(1)
+    }
+}
+
+unsafe extern "C" {
+    /// C's `fflush` (NULL: every output stream).
+    fn fflush(stream: *mut std::ffi::c_void) -> std::ffi::c_int;
+    /// POSIX `_exit`: ends the process without running exit handlers.
+    fn _exit(status: std::ffi::c_int) -> !;
 }
 
 /// Limits the default tape of every thread to `bytes` (values and noted

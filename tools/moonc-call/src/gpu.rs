@@ -82,14 +82,18 @@ pub unsafe fn call(
     arguments: &mut Arguments,
 ) -> Outcome<()> {
     if !enabled() {
+        crate::crash::set_running_program();
         // SAFETY: per the contract.
         unsafe { entry(slots.as_mut_ptr()) };
+        crate::crash::set_phase("reporting the results");
         return Ok(());
     }
     let on_device = arguments.move_to_device().map_err(Failure::new)?;
+    crate::crash::set_running_program();
     // SAFETY: per the contract; the descriptors the slots point to now
     // describe device buffers of the same shape.
     unsafe { entry(slots.as_mut_ptr()) };
+    crate::crash::set_phase("reporting the results");
     arguments
         .move_back_from_device(on_device)
         .map_err(Failure::new)

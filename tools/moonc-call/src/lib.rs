@@ -11,6 +11,7 @@
 //! calls; every failure is a user-facing [`failure::Failure`].
 
 pub mod compiled;
+pub mod crash;
 pub mod diagnostics;
 pub mod failure;
 pub mod frame;

@@ -39,6 +39,8 @@ impl Session {
     /// Reads, parses and verifies `path`.
     pub fn load(&self, path: &Path) -> Outcome<Module<'_>> {
         let name = path.display().to_string();
+        crate::crash::set_input(&name);
+        crate::crash::set_phase("parsing and verifying the input");
         let source = std::fs::read_to_string(path)
             .map_err(|e| Failure::new(format!("cannot read {name}: {e}")))?;
         let module =
@@ -162,12 +164,15 @@ impl Session {
             pm.add_pass(moonc_passes::reassociate_sums::REASSOCIATE_SUMS.create());
         }
         pm.add_pass(moonc_passes::autodiff::AUTODIFF.create());
+        crate::crash::set_phase("differentiating (--moon-autodiff)");
         pm.run(module)
             .map_err(|_| self.diagnostics.failure("differentiation failed"))?;
         drop_custom_rules(module);
         moonc_codegen::mark_c_interface(&self.context, module);
+        crate::crash::set_phase("lowering to the LLVM dialect (moon-cpu-pipeline)");
         moonc_codegen::lower_to_llvm_dialect(&self.context, module)
             .map_err(|e| self.failure(e, None))?;
+        crate::crash::set_phase("generating machine code (LLVM)");
         moonc_codegen::emit(module, what, packed).map_err(|e| self.failure(e, None))
     }
 }
@@ -196,10 +201,12 @@ impl Session {
         }
         // Reverse mode keeps parallel loops parallel (kernels) on the GPU.
         pm.add_pass(moonc_passes::autodiff::AUTODIFF.create_with(&[("parallel-reverse", 1)]));
+        crate::crash::set_phase("differentiating (--moon-autodiff)");
         pm.run(module)
             .map_err(|_| self.diagnostics.failure("differentiation failed"))?;
         drop_custom_rules(module);
         moonc_codegen::mark_c_interface(&self.context, module);
+        crate::crash::set_phase("compiling for the GPU (moon-gpu-pipeline)");
         moonc_codegen::lower_for_gpu(&self.context, module, chip, libdevice)
             .map_err(|e| self.failure(e, None))
     }

@@ -7,7 +7,26 @@
 use std::{io::IsTerminal, process::ExitCode};
 use tracing_subscriber::EnvFilter;
 
+/// The stack of the thread moonc-opt works on: deeply nested programs make
+/// MLIR's parser, verifier and passes, and moonc's own, recurse deeply.
+const STACK_BYTES: usize = 128 << 20;
+
 fn main() -> ExitCode {
+    // On a thread with a large stack (reserved, not touched: only what is
+    // used is memory); on the main thread if there is no room for one.
+    let worker = std::thread::Builder::new()
+        .name("moonc-opt".into())
+        .stack_size(STACK_BYTES)
+        .spawn(opt_main);
+    match worker {
+        Ok(worker) => worker.join().unwrap_or(ExitCode::FAILURE),
+        Err(_) => opt_main(),
+    }
+}
+
+/// moonc-opt's work (MLIR's `mlir-opt` main with moonc's passes); its exit
+/// status.
+fn opt_main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::from_env("MOONC_LOG"))
         .with_writer(std::io::stderr)

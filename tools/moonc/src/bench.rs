@@ -59,6 +59,9 @@ pub fn bench(call: &CallOptions, wrt: &Wrt, time_ms: u64, primal_only: bool) -> 
         unsafe { entry(slots.as_mut_ptr()) };
         results.release_fresh(arguments);
     };
+    // Timing interleaves calls of compiled code with moonc's bookkeeping; a
+    // crash here is reported as the program's.
+    moonc_call::crash::set_running_program();
     let (primal, grad) = match &mut gradient {
         Some(gradient) => {
             let (primal, grad, tape) = gradient.time(time_ms, &mut call_primal)?;
@@ -69,6 +72,7 @@ pub fn bench(call: &CallOptions, wrt: &Wrt, time_ms: u64, primal_only: bool) -> 
             None,
         ),
     };
+    moonc_call::crash::set_phase("reporting the results");
     let mut report = vec![
         ("entry", Json::Str(signature.name.clone())),
         ("primal_ns", Json::f64(round(primal.median))),

@@ -15,6 +15,7 @@ mod output;
 use clap::{Parser, Subcommand, ValueEnum};
 use derivatives::Mode;
 use moonc_call::{
+    crash,
     failure::{Failure, Outcome},
     frame::{Frame, frame},
     gpu,
@@ -458,12 +459,46 @@ fn gpu_mode(cli: &Cli) -> Outcome<()> {
     Ok(())
 }
 
+/// The stack of the thread moonc works on: deeply nested programs make
+/// MLIR's parser, verifier and passes, and moonc's own, recurse deeply.
+const STACK_BYTES: usize = 128 << 20;
+
 fn main() {
     // Like other Unix tools, stop quietly when whoever reads standard
     // output goes away (`moonc run ... | head`) instead of panicking on the
     // failed write: Rust's runtime ignores SIGPIPE, so restore its default.
     // SAFETY: sets one signal's action before any other thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    crash::install();
+    // One malloc arena for all threads: glibc reserves 64 MiB of address
+    // space for each thread's own arena, which under an address-space
+    // limit (`ulimit -v`) leaves that much less to the program's tape.
+    // SAFETY: sets a malloc parameter before any other thread allocates.
+    unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+    // The work runs on a thread with a large stack (reserved, not touched:
+    // only what is used is memory); on the main thread if there is no room
+    // for one (a small address-space limit).
+    let worker = std::thread::Builder::new()
+        .name("moonc".into())
+        .stack_size(STACK_BYTES)
+        .spawn(|| {
+            crash::on_this_thread();
+            moonc_main()
+        });
+    let status = match worker {
+        Ok(worker) => worker.join().unwrap_or_else(|_| {
+            eprintln!(
+                "moonc: internal compiler error: a panic (above); please report it with the input"
+            );
+            crash::COMPILER_CRASH_STATUS
+        }),
+        Err(_) => moonc_main(),
+    };
+    std::process::exit(status);
+}
+
+/// moonc's work; the process's exit status.
+fn moonc_main() -> i32 {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("MOONC_LOG"))
         .with_writer(std::io::stderr)
@@ -587,6 +622,7 @@ fn main() {
     });
     if let Err(failure) = outcome {
         eprintln!("{failure}");
-        std::process::exit(1);
+        return 1;
     }
+    0
 }

@@ -685,15 +685,22 @@ impl Op {
 
     /// The operations nested directly or indirectly in the operation, in
     /// pre-order (the operation itself excluded).
+    /// Linear in their number whatever the nesting depth (no recursion:
+    /// a stack of what is left to visit).
     pub fn walk(self) -> Vec<Op> {
+        let children = |op: Op| -> Vec<Op> {
+            op.regions()
+                .into_iter()
+                .flat_map(|r| r.blocks())
+                .flat_map(|b| b.ops())
+                .collect()
+        };
         let mut all = vec![];
-        for region in self.regions() {
-            for block in region.blocks() {
-                for op in block.ops() {
-                    all.push(op);
-                    all.extend(op.walk());
-                }
-            }
+        let mut pending: Vec<Op> = children(self);
+        pending.reverse();
+        while let Some(op) = pending.pop() {
+            all.push(op);
+            pending.extend(children(op).into_iter().rev());
         }
         all
     }
