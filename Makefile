@@ -9,7 +9,7 @@ VENV        := build/venv
 LLVM_PREFIX ?= /usr/lib/llvm-22
 CXX_SOURCES := $(shell find dialects -name '*.cpp' -o -name '*.h') examples/c/main.c
 
-.PHONY: all bootstrap build unit lit lint test demo docs frontend-venv bench-venv bench bench-issues gpu-bundle clean
+.PHONY: all bootstrap build unit lit lint test demo docs frontend-venv bench-venv bench bench-issues gpu-bundle fuzz clean
 
 all: build
 
@@ -115,6 +115,15 @@ bench-issues: build bench-venv frontend-venv
 # 40 MiB; there, `build/gpu-bundle/device.sh OUTDIR` runs them.
 gpu-bundle: build
 	test/GPU/bundle.sh build/gpu-bundle
+
+# The mutation fuzzer (docs/fuzzing.md): FUZZ_MUTANTS mutants of the lit
+# inputs through moonc-opt and moonc; crashes and hangs are kept under
+# build/fuzz/crashes and make it fail. `make test` runs a short, seeded run
+# (test/Tools/fuzz/short.test).
+FUZZ_MUTANTS ?= 10000
+FUZZ_SEED ?= 1
+fuzz: build
+	python3 tools/fuzz/fuzz.py --bin $(BIN) --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) --out build/fuzz
 
 clean:
 	$(CARGO) clean
