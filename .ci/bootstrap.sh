@@ -10,7 +10,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   libclang-22-dev libpolly-22-dev libzstd-dev clang-format-22
   g++ binutils libc6-dev cmake ninja-build
-  libomp-22-dev libopenblas-dev liblapacke-dev
+  libomp-22-dev libopenblas-dev liblapacke-dev valgrind
 )
 # Any python3 that can make virtualenvs with pip (pyenv's, say) will do;
 # Debian's needs python3-venv for ensurepip.

@@ -43,7 +43,8 @@ config.substitutions.append(("%moonc_bin", moonc_bin))
 
 # glibc's libmvec (vector math) exists on x86-64 Linux only; tests that
 # check for vector math calls require it.
-import platform  # noqa: E402
+import platform
+import shutil  # noqa: E402
 
 if platform.machine() == "x86_64" and platform.system() == "Linux":
     config.available_features.add("libmvec")
@@ -51,6 +52,10 @@ if platform.machine() == "x86_64" and platform.system() == "Linux":
 # moon-flush-subnormals sets x86-64's MXCSR; elsewhere it does nothing.
 if platform.machine() == "x86_64":
     config.available_features.add("x86_64")
+# valgrind (the bootstrap installs it) runs the examples in
+# test/Runtime/*-valgrind.test.
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
 
 # The example tests build C and Rust programs: pass the toolchain through.
 for name in ("HOME", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "CC", "AR"):
