@@ -12,7 +12,8 @@
 //! `$OUT_DIR/<stem>.h` (the C header) and `$OUT_DIR/<stem>.rs` (the Rust
 //! bindings, which `moonrt::include_mlir!("<stem>")` includes). moonc is
 //! `.moonc(...)`, else the `MOONC` environment variable, else `moonc` on
-//! `PATH`.
+//! `PATH`. `MOONC_TARGET_CPU`, when set, is passed as `--target-cpu` (the
+//! CPU the objects are for; this machine's by default).
 
 mod error;
 mod moonc;
@@ -95,6 +96,7 @@ impl Build {
             }
         }
         say("rerun-if-env-changed=MOONC".into())?;
+        say("rerun-if-env-changed=MOONC_TARGET_CPU".into())?;
         for file in &self.files {
             say(format!("rerun-if-changed={}", file.display()))?;
         }
@@ -111,7 +113,8 @@ impl Build {
             source,
         })?;
         for (file, stem) in self.files.iter().zip(&stems) {
-            let mut command = moonc::command(&moonc, file, &out_dir, stem);
+            let mut command =
+                moonc::command(&moonc, file, &out_dir, stem, env.target_cpu.as_deref());
             let output = command.output().map_err(|source| Error::Io {
                 what: format!("running {}", moonc.display()),
                 source,
@@ -227,6 +230,7 @@ mod tests {
         let o = out.display();
         let expected = format!(
             "cargo:rerun-if-env-changed=MOONC\n\
+             cargo:rerun-if-env-changed=MOONC_TARGET_CPU\n\
              cargo:rerun-if-changed=src/kernels.mlir\n\
              cargo:rerun-if-changed=other/loss.mlir\n\
              cargo:rerun-if-changed={}\n\

@@ -19,6 +19,9 @@ pub(crate) struct Environment {
     pub host: Option<String>,
     /// `TARGET`: the triple of the machine being built for.
     pub target: Option<String>,
+    /// `MOONC_TARGET_CPU`: the CPU to compile for (`moonc compile
+    /// --target-cpu`), when set.
+    pub target_cpu: Option<String>,
 }
 
 impl Environment {
@@ -30,6 +33,9 @@ impl Environment {
             out_dir: std::env::var_os("OUT_DIR"),
             host: std::env::var("HOST").ok(),
             target: std::env::var("TARGET").ok(),
+            target_cpu: std::env::var("MOONC_TARGET_CPU")
+                .ok()
+                .filter(|v| !v.is_empty()),
         }
     }
 }
@@ -63,7 +69,13 @@ pub(crate) fn find(explicit: Option<&Path>, env: &Environment) -> Result<PathBuf
 
 /// `moonc compile FILE -o OUT/lib<stem>.a --emit static --header
 /// OUT/<stem>.h --rust OUT/<stem>.rs`.
-pub(crate) fn command(moonc: &Path, file: &Path, out_dir: &Path, stem: &str) -> Command {
+pub(crate) fn command(
+    moonc: &Path,
+    file: &Path,
+    out_dir: &Path,
+    stem: &str,
+    target_cpu: Option<&str>,
+) -> Command {
     let mut command = Command::new(moonc);
     command
         .arg("compile")
@@ -74,6 +86,9 @@ pub(crate) fn command(moonc: &Path, file: &Path, out_dir: &Path, stem: &str) -> 
         .arg(out_dir.join(format!("{stem}.h")))
         .arg("--rust")
         .arg(out_dir.join(format!("{stem}.rs")));
+    if let Some(cpu) = target_cpu {
+        command.args(["--target-cpu", cpu]);
+    }
     command
 }
 
@@ -97,6 +112,7 @@ mod tests {
             Path::new("src/kernels.mlir"),
             Path::new("/out"),
             "kernels",
+            None,
         );
         assert_eq!(command.get_program(), "/opt/moonc/bin/moonc");
         let args: Vec<_> = command.get_args().collect();
@@ -120,6 +136,14 @@ mod tests {
             "/opt/moonc/bin/moonc compile src/kernels.mlir -o /out/libkernels.a --emit static \
              --header /out/kernels.h --rust /out/kernels.rs"
         );
+        let for_cpu = super::command(
+            Path::new("moonc"),
+            Path::new("k.mlir"),
+            Path::new("/out"),
+            "k",
+            Some("x86-64-v3"),
+        );
+        assert!(render(&for_cpu).ends_with("--rust /out/k.rs --target-cpu x86-64-v3"));
     }
 
     #[test]
