@@ -115,3 +115,17 @@ pub fn remark(location: MlirLocation, message: &str) {
     // copies it.
     unsafe { ffi::moonEmitRemark(location, text) }
 }
+
+/// `moonc --checked`: compiled code checks its memref accesses at run time
+/// (MLIR's `generate-runtime-verification`). A driver setting.
+static CHECKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether `moonc --checked` is on.
+pub fn checked() -> bool {
+    CHECKED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets `moonc --checked`.
+pub fn set_checked(on: bool) {
+    CHECKED.store(on, std::sync::atomic::Ordering::Relaxed)
+}

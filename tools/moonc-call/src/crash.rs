@@ -115,6 +115,14 @@ extern "C" fn handler(signal: libc::c_int) {
         .find(|(s, _)| *s == signal)
         .map_or("a fatal signal", |(_, w)| w);
     let program = RUNNING_PROGRAM.load(Ordering::SeqCst) == 1;
+    if program && signal == libc::SIGABRT {
+        // A failed `--checked` check printed its message with `puts` and
+        // called `abort`: show the message. (Flushing is not
+        // async-signal-safe in general; `abort` is called from the
+        // program's own code here, outside stdio.)
+        // SAFETY: flushes every stdio stream.
+        unsafe { libc::fflush(std::ptr::null_mut()) };
+    }
     let input = recorded(&INPUT, &INPUT_LEN);
     let phase = recorded(&PHASE, &PHASE_LEN);
     if program {
@@ -135,7 +143,8 @@ extern "C" fn handler(signal: libc::c_int) {
     if program {
         write_stderr(
             b"\nmoonc: the program did something undefined: an access out of a \
-              buffer's bounds, a stack too deep, a buffer freed twice\n",
+              buffer's bounds, a stack too deep, a buffer freed twice (--checked \
+              checks the accesses), or failed a check --checked added (above)\n",
         );
     } else {
         write_stderr(b"\nmoonc: this is a bug in moonc; please report it with the input\n");

@@ -168,6 +168,22 @@ impl Session {
         pm.run(module)
             .map_err(|_| self.diagnostics.failure("differentiation failed"))?;
         drop_custom_rules(module);
+        if moonc_ir::options::checked() {
+            // Checks of every memref access (bounds of loads, stores and
+            // views, dimensions, casts), the derivatives' included: a
+            // failed one prints the op and its location and aborts.
+            melior::utility::register_all_passes();
+            let checks = PassManager::new(&self.context);
+            melior::utility::parse_pass_pipeline(
+                checks.as_operation_pass_manager(),
+                "builtin.module(generate-runtime-verification)",
+            )
+            .map_err(|e| Failure::new(format!("--checked: {e}")))?;
+            checks.run(module).map_err(|_| {
+                self.diagnostics
+                    .failure("--checked: adding the checks failed")
+            })?;
+        }
         moonc_codegen::mark_c_interface(&self.context, module);
         crate::crash::set_phase("lowering to the LLVM dialect (moon-cpu-pipeline)");
         moonc_codegen::lower_to_llvm_dialect(&self.context, module)

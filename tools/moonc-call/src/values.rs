@@ -50,11 +50,13 @@ fn encode(scalar: Scalar, value: &Value) -> Result<u64, String> {
             _ => x.to_bits(),
         });
     }
+    // Signed ranges for every width, as results are printed: a value that
+    // only fits as unsigned would come back as another number.
     let (low, high): (i128, i128) = match scalar {
         Scalar::I1 => (0, 1),
-        Scalar::I8 => (i8::MIN as i128, u8::MAX as i128),
-        Scalar::I16 => (i16::MIN as i128, u16::MAX as i128),
-        Scalar::I32 => (i32::MIN as i128, u32::MAX as i128),
+        Scalar::I8 => (i8::MIN as i128, i8::MAX as i128),
+        Scalar::I16 => (i16::MIN as i128, i16::MAX as i128),
+        Scalar::I32 => (i32::MIN as i128, i32::MAX as i128),
         _ => (i64::MIN as i128, i64::MAX as i128),
     };
     let n: i128 = match value {
@@ -67,7 +69,10 @@ fn encode(scalar: Scalar, value: &Value) -> Result<u64, String> {
         other => return Err(format!("expected an integer, got `{other}`")),
     };
     if n < low || n > high {
-        return Err(format!("{n} does not fit in {}", scalar.mlir()));
+        return Err(format!(
+            "{n} does not fit in {} ({low} to {high})",
+            scalar.mlir()
+        ));
     }
     Ok(n as u64)
 }

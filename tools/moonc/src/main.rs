@@ -88,6 +88,14 @@ struct Cli {
     /// wrote (see docs/autodiff.md, "Reduction order").
     #[arg(long, global = true)]
     moon_reassociate_sums: bool,
+    /// Check every memref access of the compiled code at run time (the
+    /// bounds of loads, stores and views, dimensions, casts; MLIR's
+    /// runtime verification), derivatives included: a failed check prints
+    /// the operation and its location and ends the program (status 71).
+    /// For `run`, `grad`, `jacobian`, `check` and `bench` (see
+    /// docs/driver.md, "Errors").
+    #[arg(long, global = true)]
+    checked: bool,
     /// Compile for an NVIDIA GPU through moon-gpu-pipeline (parallel loops
     /// and sums become kernels). `run`, `jacobian`, `grad` and `check` then
     /// call the code with their memref arguments in device memory (see
@@ -539,6 +547,9 @@ fn moonc_main() -> i32 {
     }
     if cli.moon_keep_subnormals {
         moonc_ir::options::set_keep_subnormals(true);
+    }
+    if cli.checked {
+        moonc_ir::options::set_checked(true);
     }
     if cli.moon_reassociate_sums {
         moonc_ir::options::set_reassociate_sums(true);
