@@ -6,6 +6,7 @@
 mod context;
 mod error;
 mod ffi;
+pub mod input;
 pub mod ir;
 pub mod linalg;
 pub mod moon;

@@ -9,6 +9,17 @@ use std::ffi::{CString, c_char, c_int};
 /// exit code (0 on success, 1 on any failure). Register moonc's passes
 /// before calling it so that they appear as flags and in `--help`.
 pub fn opt_main(title: &str) -> i32 {
+    // Input files that would crash MLIR's parser are rejected first (an
+    // argument that names a readable file; stdin is not checked).
+    for argument in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
+        let Ok(source) = std::fs::read_to_string(&argument) else {
+            continue;
+        };
+        if let Err((line, col, message)) = crate::input::check_source(&source) {
+            eprintln!("{argument}:{line}:{col}: error: {message}");
+            return 1;
+        }
+    }
     register_all_passes();
     let registry = dialect_registry();
     // Arguments are passed through as bytes; a NUL cannot occur in them.

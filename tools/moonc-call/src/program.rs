@@ -229,40 +229,10 @@ impl Session {
     }
 }
 
-/// The most results a use `%name#N` may name: MLIR's parser makes room for
-/// N results when it reads one, so `%r#2147483648` ran it out of memory (an
-/// abort, found by the fuzzer).
-const MAX_RESULT_NUMBER: u64 = 1 << 20;
-
-/// Rejects a result number too large for MLIR's parser (see
-/// [`MAX_RESULT_NUMBER`]), located at its `#`.
+/// Rejects what would crash MLIR's parser (`moonc_ir::input`), located.
 fn check_result_numbers(source: &str, name: &str) -> Outcome<()> {
-    for (row, line) in source.lines().enumerate() {
-        let bytes = line.as_bytes();
-        for (col, _) in line.match_indices('#') {
-            // `%name#N`: the `#` follows an SSA name's characters.
-            let name_chars = |b: u8| b.is_ascii_alphanumeric() || b"_$.-".contains(&b);
-            let start = bytes[..col].iter().rposition(|&b| !name_chars(b));
-            let after_percent = start.is_some_and(|i| bytes[i] == b'%' && i + 1 < col);
-            let digits: String = line[col + 1..]
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            if !after_percent || digits.is_empty() {
-                continue;
-            }
-            if digits
-                .parse::<u64>()
-                .map_or(true, |n| n > MAX_RESULT_NUMBER)
-            {
-                return Err(Failure::at(
-                    Some(format!("{name}:{}:{}", row + 1, col + 1)),
-                    format!("result number #{digits} is too large (at most {MAX_RESULT_NUMBER})"),
-                ));
-            }
-        }
-    }
-    Ok(())
+    moonc_ir::input::check_source(source)
+        .map_err(|(line, col, message)| Failure::at(Some(format!("{name}:{line}:{col}")), message))
 }
 
 /// `file:line:col` of an operation, when it has one.
