@@ -14,6 +14,7 @@
 use crate::{Error, Result, Signature};
 use inkwell::{
     AddressSpace,
+    attributes::{Attribute, AttributeLoc},
     context::Context,
     module::{Linkage, Module},
     types::BasicTypeEnum,
@@ -21,6 +22,10 @@ use inkwell::{
 };
 
 const CIFACE_PREFIX: &str = "_mlir_ciface_";
+
+/// The most parameters and results a packed entry point may move and still
+/// be optimized.
+const WIDE_ENTRY: usize = 128;
 
 /// The symbol of `function`'s packed entry point in the JIT.
 pub(crate) fn packed_name(function: &str) -> String {
@@ -75,6 +80,18 @@ pub(crate) fn add_packed_entry<'ll>(
         context.void_type().fn_type(&[ptr.into()], false),
         None,
     );
+    if implementation.count_params() as usize + signature.results.len() > WIDE_ENTRY {
+        // Optimized, an entry point that moves thousands of values takes
+        // seconds of code generation, quadratic in their number, for
+        // nothing: each value is loaded and stored once either way.
+        for name in ["noinline", "optnone"] {
+            let kind = Attribute::get_named_enum_kind_id(name);
+            entry.add_attribute(
+                AttributeLoc::Function,
+                context.create_enum_attribute(kind, 0),
+            );
+        }
+    }
     let builder = context.create_builder();
     builder.position_at_end(context.append_basic_block(entry, "entry"));
     let slots = entry

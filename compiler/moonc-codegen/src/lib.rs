@@ -16,6 +16,7 @@ mod signature;
 mod target;
 mod translate;
 mod vector_math;
+mod wide_results;
 
 pub mod header;
 pub mod rust_bindings;

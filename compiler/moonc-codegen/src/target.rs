@@ -2,7 +2,9 @@
 //! its real feature set, AVX2 and AVX-512 when present; or one `--target-cpu`
 //! names) and emission of objects, assembly or LLVM IR.
 
-use crate::{Error, Result, Signature, checked_alloc, interface, translate, vector_math};
+use crate::{
+    Error, Result, Signature, checked_alloc, interface, translate, vector_math, wide_results,
+};
 use inkwell::{
     OptimizationLevel,
     attributes::{Attribute, AttributeLoc},
@@ -168,7 +170,9 @@ fn target_machine() -> Result<(TargetMachine, String)> {
 /// math, O3, then the requested output.
 pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>> {
     let llvm = LlvmContext::create();
+    tracing::debug!(target: "moonc_phase", "translating to LLVM IR");
     let ir = translate::to_llvm_ir(module, &llvm)?;
+    tracing::debug!(target: "moonc_phase", "preparing LLVM IR");
     interface::expose_c_interfaces(&ir, packed.is_empty());
     for signature in packed {
         interface::add_packed_entry(&llvm, &ir, signature)?;
@@ -176,18 +180,21 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
     let (machine, features) = target_machine()?;
     ir.set_triple(&machine.get_triple());
     ir.set_data_layout(&machine.get_target_data().get_data_layout());
+    wide_results::return_wide_results_in_memory(&llvm, &ir);
     checked_alloc::check_allocations(&llvm, &ir);
     vector_math::use_intrinsics(&ir);
     vector_math::annotate(&llvm, &ir, &features);
     realign_stacks(&llvm, &ir);
     mark_noalias_params(&llvm, &ir);
     ir.verify().map_err(|e| Error::Llvm(e.to_string()))?;
+    tracing::trace!(target: "moonc_codegen", "LLVM IR before O3:\n{}", ir.print_to_string());
 
     let options = PassBuilderOptions::create();
     options.set_loop_vectorization(true);
     options.set_loop_slp_vectorization(true);
     options.set_loop_interleaving(true);
     options.set_loop_unrolling(true);
+    tracing::debug!(target: "moonc_phase", "optimizing LLVM IR (O3)");
     ir.run_passes("default<O3>", &machine, options)
         .map_err(|e| Error::Llvm(e.to_string()))?;
     tracing::debug!(target: "moonc_codegen", "optimized LLVM IR:\n{}", ir.print_to_string());
@@ -197,6 +204,7 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
         Emit::Object => FileType::Object,
         Emit::Assembly => FileType::Assembly,
     };
+    tracing::debug!(target: "moonc_phase", "generating machine code");
     let buffer = machine
         .write_to_memory_buffer(&ir, file_type)
         .map_err(|e| Error::Llvm(e.to_string()))?;

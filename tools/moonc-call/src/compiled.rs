@@ -30,6 +30,10 @@ pub struct Wrappers {
     /// The JVP wrapper also returns the tangents of the entry's results
     /// that were tensors of floats ([`wrapper::jvp_wrapper`]'s `buffers`).
     pub jvp_of_buffers: bool,
+    /// The entry itself is never called, so it gets no JIT entry point:
+    /// compiling one takes as long as compiling the entry, seconds for one
+    /// of thousands of arguments.
+    pub no_primal: bool,
 }
 
 /// The compiled entry and the wrappers asked for.
@@ -50,6 +54,8 @@ pub struct Compiled {
     /// of the entry's results (the float scalars, and with
     /// [`Wrappers::jvp_of_buffers`] those that were tensors), in order.
     pub tangent_results: Vec<usize>,
+    /// Whether the entry has a JIT entry point ([`Wrappers::no_primal`]).
+    primal_entry: bool,
 }
 
 /// What one call leaves behind.
@@ -104,7 +110,10 @@ impl Compiled {
                 "internal error: the HVP wrapper differentiates every float argument",
             ));
         }
-        let mut packed = vec![primal.clone()];
+        let mut packed = vec![];
+        if !wanted.no_primal {
+            packed.push(primal.clone());
+        }
         let mut add = |wrapper: wrapper::Wrapper| -> Outcome<Signature> {
             session.add_function(&mut module, &wrapper.name, &wrapper.text)?;
             packed.push(wrapper.signature.clone());
@@ -146,12 +155,19 @@ impl Compiled {
             hvp,
             wrt: wrt.clone(),
             tangent_results,
+            primal_entry: !wanted.no_primal,
         };
         Ok((compiled, inputs))
     }
 
     /// A plain call of the entry on `inputs`.
     pub fn primal(&self, inputs: &Inputs) -> Outcome<Evaluation> {
+        if !self.primal_entry {
+            return Err(Failure::new(format!(
+                "internal error: @{} was compiled without its entry point",
+                self.primal.name
+            )));
+        }
         invoke(&self.jit, &self.primal, &inputs.values())
     }
 

@@ -21,8 +21,11 @@ static RUNNING_PROGRAM: AtomicUsize = AtomicUsize::new(0);
 static INPUT: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static INPUT_LEN: AtomicUsize = AtomicUsize::new(0);
 
-/// Records what moonc is doing now (`parsing`, `--moon-autodiff`, ...).
+/// Records what moonc is doing now (`parsing`, `--moon-autodiff`, ...);
+/// `MOONC_LOG=moonc_phase=debug` logs each phase as it starts, with the
+/// time.
 pub fn set_phase(phase: &'static str) {
+    tracing::debug!(target: "moonc_phase", "{phase}");
     PHASE_LEN.store(0, Ordering::SeqCst);
     PHASE.store(phase.as_ptr().cast_mut(), Ordering::SeqCst);
     PHASE_LEN.store(phase.len(), Ordering::SeqCst);

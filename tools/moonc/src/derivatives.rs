@@ -33,8 +33,7 @@ impl Mode {
         Wrappers {
             jvp: self == Mode::Forward,
             vjp: self == Mode::Reverse,
-            hvp_width: None,
-            jvp_of_buffers: false,
+            ..Wrappers::default()
         }
     }
 }
@@ -152,7 +151,11 @@ pub fn grad(call: &CallOptions, wrt: &Wrt, mode: Mode) -> Outcome<Json> {
         &call.file,
         call.entry.as_deref(),
         wrt,
-        |_, _| mode.wrappers(),
+        // In reverse mode the VJP returns the value too.
+        |_, _| Wrappers {
+            no_primal: mode == Mode::Reverse,
+            ..mode.wrappers()
+        },
         |signature| scalar_loss_inputs(signature, &values, "grad"),
     )?;
     let (value, gradient) = value_and_gradient(&compiled, &inputs, mode)?;
