@@ -73,6 +73,10 @@ fn internalize_private_functions(context: &Context, module: &mut Module) {
 /// Runs `moon-cpu-pipeline` on `module`. Failures, including an op the
 /// pipeline leaves behind because nothing lowers it, are reported as
 /// located diagnostics to `context`.
+/// The nesting depth from which `moon-cpu-pipeline` verifies only its
+/// result, not the IR after each pass.
+const DEEP: usize = 64;
+
 pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<()> {
     register_all_llvm_translations(context);
     // The pipeline names moonc's own passes (moon-share-sincos).
@@ -85,7 +89,16 @@ pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<(
     let pm = PassManager::new(context);
     moonc_ir::pipeline::add_cpu_pipeline(pm.as_operation_pass_manager())
         .map_err(|_| Error::Llvm("moon-cpu-pipeline could not be built".into()))?;
+    // MLIR's verifier checks each operand's dominance by walking up from
+    // its user, in time proportional to the nesting depth: after each of
+    // the pipeline's 30 passes, that took most of a minute for 5000
+    // nested `scf.if`. Deep modules are verified once, at the end.
+    let deep = moonc_ir::ir::Op(module.as_operation().to_raw()).nesting_depth() > DEEP;
+    pm.enable_verifier(!deep);
     pm.run(module).map_err(|_| Error::Reported)?;
+    if deep && !module.as_operation().verify() {
+        return Err(Error::Reported);
+    }
     if let Some(op) = first_unlowered(module) {
         // SAFETY: the operation belongs to the live module.
         let op = unsafe { OperationRef::from_raw(op) };

@@ -124,12 +124,7 @@ fn replace<'ll>(
     function: FunctionValue<'ll>,
 ) -> FunctionValue<'ll> {
     let ptr = context.ptr_type(Default::default());
-    let mut parameters: Vec<_> = function
-        .get_type()
-        .get_param_types()
-        .into_iter()
-        .map(Into::into)
-        .collect();
+    let mut parameters = function.get_type().get_param_types();
     parameters.push(ptr.into());
     let name = function.get_name().to_string_lossy();
     let replacement = module.add_function(

@@ -815,8 +815,11 @@ impl LoopShape {
         // loops over `[1, n - 1)` and `[0, n)` share their bound.
         let (mut bound, mut hi_offset) = (bound, 0);
         while let Some(op) = bound.defining_op() {
-            let k = op.operand(1).index_constant();
-            match (op.name().as_str(), k) {
+            let name = op.name();
+            if name != "arith.subi" && name != "arith.addi" {
+                break;
+            }
+            match (name.as_str(), op.operand(1).index_constant()) {
                 ("arith.subi", Some(k)) => hi_offset -= k,
                 ("arith.addi", Some(k)) => hi_offset += k,
                 _ => break,

@@ -33,7 +33,10 @@ use moonc_ir::{
     Error,
     ir::{Block, Builder, Ctx, Op, Value, error_at},
 };
-use std::collections::{HashMap, HashSet};
+use std::{
+    cell::RefCell,
+    collections::{HashMap, HashSet},
+};
 
 /// Where one block of the reverse sweep keeps what its reverse code needs.
 pub(crate) struct Scope {
@@ -107,6 +110,8 @@ pub struct ReverseState<'d> {
     /// Nests reversed in parallel, whose forward sweep becomes an
     /// `scf.parallel` again once the reverse sweep is done.
     pub(crate) parallel_forwards: Vec<Vec<Op>>,
+    /// What [`Self::touches_active`] found of each primal operation.
+    pub(crate) touches: RefCell<HashMap<Op, bool>>,
 }
 
 /// What the reverse of a parallel nest needs to know about its accesses.
@@ -149,9 +154,29 @@ impl ReverseState<'_> {
     }
 
     /// Whether `op` (or an operation nested in it) uses an active value.
+    /// The answer for every operation of the nest is kept: the reverse of
+    /// each nested `scf.if` or loop asks again, which walked 5000 nested
+    /// `scf.if` 5000 times.
     pub fn touches_active(&self, op: Op) -> bool {
-        let uses = |o: Op| o.operands().iter().any(|&v| self.activity.is_active(v));
-        uses(op) || op.walk().into_iter().any(uses)
+        if let Some(&known) = self.touches.borrow().get(&op) {
+            return known;
+        }
+        let mut touches = self.touches.borrow_mut();
+        // Innermost first: each operation's nested ones are known by then.
+        for o in op.walk().into_iter().rev().chain([op]) {
+            if touches.contains_key(&o) {
+                continue;
+            }
+            let nested = o
+                .regions()
+                .into_iter()
+                .flat_map(|r| r.blocks())
+                .flat_map(|b| b.ops());
+            let answer = o.operands().iter().any(|&v| self.activity.is_active(v))
+                || nested.into_iter().any(|n| touches[&n]);
+            touches.insert(o, answer);
+        }
+        touches[&op]
     }
 
     /// Adds `contribution` to the adjoint of `value`.

@@ -206,6 +206,7 @@ pub(crate) fn generate(
         calls: HashMap::new(),
         parallel: None,
         parallel_forwards: vec![],
+        touches: Default::default(),
     };
     state.prepare_calls(function)?;
 
