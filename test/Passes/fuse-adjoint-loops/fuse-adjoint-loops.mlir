@@ -253,3 +253,41 @@ func.func private @stencil(%n: index, %tb: memref<?xf64>, %ub: memref<?xf64>, %w
   } {moon.reverse}
   return
 }
+
+// -----
+
+// Bounds as reverse mode writes them before any folding, ending in a
+// constant (`maxsi(subi(%c3, %c0), 0)`): the pass crashed reading a second
+// operand of `arith.constant` while looking for `hi - k`. The loops are
+// fused as the others (one bound, 3).
+// CHECK-LABEL: func.func private @unfolded(
+// CHECK-NOT: moon.reverse
+// CHECK: return
+func.func private @unfolded(%u: memref<3xf64>, %k: memref<3xf64>) attributes {moon.distinct_args} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %two = arith.constant 2.0 : f64
+  %d0 = arith.subi %c3, %c0 : index
+  %t0 = arith.maxsi %d0, %c0 : index
+  scf.for %r = %c0 to %t0 step %c1 {
+    %last = arith.subi %t0, %c1 : index
+    %i = arith.subi %last, %r : index
+    %a = memref.load %u[%i] : memref<3xf64>
+    %b = arith.mulf %a, %two : f64
+    %c = memref.load %k[%i] : memref<3xf64>
+    %d = arith.addf %c, %b : f64
+    memref.store %d, %k[%i] : memref<3xf64>
+  } {moon.reverse}
+  %d1 = arith.subi %c3, %c0 : index
+  %t1 = arith.maxsi %d1, %c0 : index
+  scf.for %r = %c0 to %t1 step %c1 {
+    %last = arith.subi %t1, %c1 : index
+    %i = arith.subi %last, %r : index
+    %a = memref.load %u[%i] : memref<3xf64>
+    %c = memref.load %k[%i] : memref<3xf64>
+    %d = arith.addf %c, %a : f64
+    memref.store %d, %k[%i] : memref<3xf64>
+  } {moon.reverse}
+  return
+}
