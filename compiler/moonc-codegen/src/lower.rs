@@ -77,6 +77,10 @@ fn internalize_private_functions(context: &Context, module: &mut Module) {
 /// result, not the IR after each pass.
 const DEEP: usize = 64;
 
+/// The number of operations from which `moon-cpu-pipeline` verifies only
+/// its result.
+const BIG: usize = 100_000;
+
 pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<()> {
     register_all_llvm_translations(context);
     // The pipeline names moonc's own passes (moon-share-sincos).
@@ -92,11 +96,13 @@ pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<(
     // MLIR's verifier checks each operand's dominance by walking up from
     // its user, in time proportional to the nesting depth: after each of
     // the pipeline's 30 passes, that took most of a minute for 5000
-    // nested `scf.if`. Deep modules are verified once, at the end.
-    let deep = moonc_ir::ir::Op(module.as_operation().to_raw()).nesting_depth() > DEEP;
-    pm.enable_verifier(!deep);
+    // nested `scf.if`, and a third of the time for 4000 functions. Deep
+    // and big modules are verified once, at the end.
+    let (ops, depth) = moonc_ir::ir::Op(module.as_operation().to_raw()).nest_size();
+    let once = depth > DEEP || ops > BIG;
+    pm.enable_verifier(!once);
     pm.run(module).map_err(|_| Error::Reported)?;
-    if deep && !module.as_operation().verify() {
+    if once && !module.as_operation().verify() {
         return Err(Error::Reported);
     }
     if let Some(op) = first_unlowered(module) {

@@ -631,12 +631,14 @@ impl Op {
         unsafe { sys::mlirOperationDestroy(self.0) }
     }
 
-    /// How deeply operations nest in this one: 0 without regions, 1 for a
-    /// function of straight-line code, 2 for a loop in it, ...
-    pub fn nesting_depth(self) -> usize {
-        let mut deepest = 0;
+    /// How many operations nest in this one, and how deeply: depth 0
+    /// without regions, 1 for a function of straight-line code, 2 for a
+    /// loop in it, ...
+    pub fn nest_size(self) -> (usize, usize) {
+        let (mut count, mut deepest) = (0, 0);
         let mut pending = vec![(self, 0)];
         while let Some((op, depth)) = pending.pop() {
+            count += 1;
             deepest = deepest.max(depth);
             for region in op.regions() {
                 for block in region.blocks() {
@@ -644,7 +646,7 @@ impl Op {
                 }
             }
         }
-        deepest
+        (count - 1, deepest)
     }
 
     /// Erases every operation nested in this one, innermost and last

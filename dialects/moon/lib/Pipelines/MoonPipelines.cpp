@@ -180,31 +180,33 @@ std::string cpuPipeline() {
 }
 
 namespace {
-/// Runs a pipeline on the module, except on a deeply nested module (more
-/// than `kDeep` levels) where `needed` holds for none of its operations.
-/// Upstream passes built on the greedy pattern driver cost time
-/// proportional to each operation's nesting depth even when no pattern
-/// applies (the driver walks up to the root for every operation it
-/// queues): three such passes with nothing to do took a second each on
-/// 2000 nested `scf.if`. Elsewhere they run as always, since the folding
-/// and dead-code removal the driver does on the way shape what the passes
-/// after them see.
+/// Runs a pipeline on the module unless `needed` holds for none of its
+/// operations. Upstream passes built on the greedy pattern driver take
+/// time even with nothing to do: the driver folds and simplifies the whole
+/// module, walking up to the root from every operation it queues, so that
+/// three such passes took a second each on 2000 nested `scf.if`, and
+/// convert-vector-to-llvm 10% of the pipeline's time on 4000 functions
+/// without vectors. With `onlyWhenDeep`, the pipeline is skipped only in
+/// a module nested more than `kDeep` levels: elsewhere the folding and
+/// dead-code removal on the way shape what moonc's passes after it see.
 struct RunWhenNeededPass
     : public PassWrapper<RunWhenNeededPass, OperationPass<ModuleOp>> {
   static constexpr unsigned kDeep = 64;
 
   RunWhenNeededPass(OpPassManager pipeline,
-                    std::function<bool(Operation *)> needed)
-      : pipeline(std::move(pipeline)), needed(std::move(needed)) {}
+                    std::function<bool(Operation *)> needed, bool onlyWhenDeep)
+      : pipeline(std::move(pipeline)), needed(std::move(needed)),
+        onlyWhenDeep(onlyWhenDeep) {}
   RunWhenNeededPass(const RunWhenNeededPass &other)
-      : PassWrapper(other), pipeline(other.pipeline), needed(other.needed) {}
+      : PassWrapper(other), pipeline(other.pipeline), needed(other.needed),
+        onlyWhenDeep(other.onlyWhenDeep) {}
 
   StringRef getArgument() const override { return "moon-run-when-needed"; }
   void getDependentDialects(DialectRegistry &registry) const override {
     pipeline.getDependentDialects(registry);
   }
   void runOnOperation() override {
-    bool skip = isDeep(getOperation()) &&
+    bool skip = (!onlyWhenDeep || isDeep(getOperation())) &&
                 !getOperation()
                      ->walk([&](Operation *op) {
                        return needed(op) ? WalkResult::interrupt()
@@ -230,6 +232,7 @@ struct RunWhenNeededPass
 
   OpPassManager pipeline;
   std::function<bool(Operation *)> needed;
+  bool onlyWhenDeep;
 };
 
 /// Whether `op` is of one of `dialects`.
@@ -273,28 +276,42 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
     llvm::errs() << "moon-cpu-pipeline is malformed: " << error << "\n";
     return failure();
   };
-  // The passes that may have nothing to do run only when they have.
+  // The passes that may have nothing to do run only when they have (see
+  // RunWhenNeededPass), in order of the pipeline.
   struct Guarded {
     llvm::StringRef passes;
     std::function<bool(Operation *)> needed;
+    bool onlyWhenDeep;
+  };
+  auto of = [](std::initializer_list<llvm::StringRef> dialects) {
+    return [dialects = std::vector<llvm::StringRef>(dialects)](Operation *op) {
+      return llvm::is_contained(dialects, op->getName().getDialectNamespace());
+    };
   };
   const Guarded guarded[] = {
       {"func.func(convert-linalg-to-loops,convert-vector-to-scf),",
-       [](Operation *op) { return inDialects(op, {"linalg", "vector"}); }},
-      {"expand-strided-metadata,", hasStridedMetadata},
+       of({"linalg", "vector"}), true},
+      {"expand-strided-metadata,", hasStridedMetadata, false},
+      {"convert-math-to-funcs,moon-math-before-libm,convert-math-to-libm,",
+       of({"math"}), false},
+      {"convert-vector-to-llvm,", of({"vector"}), false},
+      {"convert-math-to-llvm,", of({"math"}), false},
+      {"convert-index-to-llvm,", of({"index"}), false},
+      {"convert-ub-to-llvm,", of({"ub"}), false},
   };
   std::string text = cpuPipeline();
   llvm::StringRef rest = text;
   for (const Guarded &g : guarded) {
     size_t at = rest.find(g.passes);
     assert(at != llvm::StringRef::npos && "a guarded pass in the pipeline");
-    if (failed(
-            parsePassPipeline(rest.take_front(at).rtrim(','), pm, errorStream)))
+    llvm::StringRef before = rest.take_front(at).rtrim(',');
+    if (!before.empty() && failed(parsePassPipeline(before, pm, errorStream)))
       return fail();
     OpPassManager inner(ModuleOp::getOperationName());
     if (failed(parsePassPipeline(g.passes.rtrim(','), inner, errorStream)))
       return fail();
-    pm.addPass(std::make_unique<RunWhenNeededPass>(std::move(inner), g.needed));
+    pm.addPass(std::make_unique<RunWhenNeededPass>(std::move(inner), g.needed,
+                                                   g.onlyWhenDeep));
     rest = rest.drop_front(at + g.passes.size());
   }
   if (failed(parsePassPipeline(rest, pm, errorStream)))
