@@ -120,6 +120,7 @@ impl Session {
     /// With `--gpu`, the module goes through `moon-gpu-pipeline` instead
     /// (see [`Session::compile_gpu`]), and no entry may return a memref.
     pub fn jit(&self, module: &mut Module, packed: &[Signature]) -> Outcome<Jit> {
+        self.keep_only_entries(module, packed)?;
         let object = if crate::gpu::enabled() {
             if let Some(signature) = packed.iter().find(|s| {
                 s.results
@@ -139,6 +140,38 @@ impl Session {
         };
         Jit::load(&object, &moonrt::jit_symbols())
             .map_err(|e| Failure::new(format!("loading the compiled code: {e}")))
+    }
+
+    /// Makes every public function but the entry points `packed` private
+    /// and drops the functions nothing left calls (`symbol-dce`): the JIT
+    /// calls only the packed entry points, and the rest of a big module
+    /// would go through differentiation and `moon-cpu-pipeline` for
+    /// nothing (1.1 ms a function; minutes for a 50 MB module).
+    fn keep_only_entries(&self, module: &mut Module, packed: &[Signature]) -> Outcome<()> {
+        let private = StringAttribute::new(&self.context, "private");
+        for op in top_level_operations(module) {
+            let is_function = op.name().as_string_ref().as_str() == Ok("func.func");
+            let public = op.attribute("sym_visibility").is_err();
+            let entry = op
+                .attribute("sym_name")
+                .ok()
+                .and_then(|n| StringAttribute::try_from(n).ok())
+                .is_some_and(|n| packed.iter().any(|s| n.value() == s.name));
+            if is_function && public && !entry {
+                // SAFETY: `op` is a live top-level operation of `module`.
+                let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+                op.set_attribute("sym_visibility", private.into());
+            }
+        }
+        melior::utility::register_all_passes();
+        let pm = PassManager::new(&self.context);
+        melior::utility::parse_pass_pipeline(
+            pm.as_operation_pass_manager(),
+            "builtin.module(symbol-dce)",
+        )
+        .map_err(|e| Failure::new(format!("symbol-dce: {e}")))?;
+        pm.run(module)
+            .map_err(|_| self.diagnostics.failure("dropping unused functions failed"))
     }
 
     /// Turns a codegen error into a failure, located at `op` when the error
