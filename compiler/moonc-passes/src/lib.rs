@@ -8,6 +8,7 @@ pub mod ascending_reverse_loops;
 pub mod autodiff;
 pub mod blocked_loops;
 pub mod bufferize;
+pub mod check_argument_shapes;
 pub mod collapse_dims;
 pub mod contract_adjoints;
 pub mod conv_to_gemm;
@@ -69,6 +70,7 @@ pub static PASSES: &[&PassInfo] = &[
     &conv_to_gemm::CONV_TO_GEMM,
     &collapse_dims::COLLAPSE_DIMS,
     &reassociate_sums::REASSOCIATE_SUMS,
+    &check_argument_shapes::CHECK_ARGUMENT_SHAPES,
     &autodiff::AUTODIFF,
     &fuse_adjoint_loops::FUSE_ADJOINT_LOOPS,
     &zero_loads::ZERO_LOADS,

@@ -197,6 +197,10 @@ impl Session {
         if moonc_ir::options::reassociate_sums() {
             pm.add_pass(moonc_passes::reassociate_sums::REASSOCIATE_SUMS.create());
         }
+        if moonc_ir::options::checked() {
+            // Argument shapes first, so that derivatives check them too.
+            pm.add_pass(moonc_passes::check_argument_shapes::CHECK_ARGUMENT_SHAPES.create());
+        }
         pm.add_pass(moonc_passes::autodiff::AUTODIFF.create());
         crate::crash::set_phase("differentiating (--moon-autodiff)");
         pm.run(module)

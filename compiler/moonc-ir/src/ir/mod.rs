@@ -95,6 +95,16 @@ pub struct Ctx(pub sys::MlirContext);
 #[derive(Clone, Copy)]
 pub struct Loc(pub sys::MlirLocation);
 
+impl fmt::Display for Loc {
+    /// MLIR's spelling: `loc("file.mlir":3:8)`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // SAFETY: the location is live; the callback appends its text.
+        let text =
+            print_with(|callback, data| unsafe { sys::mlirLocationPrint(self.0, callback, data) });
+        f.write_str(&text)
+    }
+}
+
 impl From<Op> for Loc {
     fn from(op: Op) -> Loc {
         op.loc()
