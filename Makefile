@@ -99,7 +99,8 @@ bench: build bench-venv frontend-venv
 
 # The earlier issues' benchmarks, each with its own results under bench/:
 # moonc against C on the same loops, reverse mode, the Hessian, per-example
-# gradients, the fused path, BLAS, and ResNet-50 from ONNX (compile times).
+# gradients, the fused path, BLAS, ResNet-50 from ONNX (compile times), and
+# compile time on deep, wide and big programs.
 bench-issues: build bench-venv frontend-venv
 	bench/cpu/run.sh | tee bench/cpu/results.txt
 	bench/forward/run.sh | tee bench/forward/results.txt
@@ -109,6 +110,7 @@ bench-issues: build bench-venv frontend-venv
 	bench/ndual/run.sh | tee bench/ndual/results.txt
 	bench/blas/run.sh | tee bench/blas/results.txt
 	bench/frontends/run.sh | tee bench/frontends/results.txt
+	bench/compile-time/run.sh | tee bench/compile-time/results.txt
 
 # What a machine with an NVIDIA GPU but no Rust or LLVM needs to run the
 # GPU checks (docs/gpu.md, "On a real device"): build/gpu-bundle, at most

@@ -70,34 +70,33 @@ fn internalize_private_functions(context: &Context, module: &mut Module) {
     }
 }
 
-/// Runs `moon-cpu-pipeline` on `module`. Failures, including an op the
-/// pipeline leaves behind because nothing lowers it, are reported as
-/// located diagnostics to `context`.
 /// The nesting depth from which `moon-cpu-pipeline` verifies only its
-/// result, not the IR after each pass.
+/// result, not the IR after each pass (the depth from which the pipeline
+/// also skips passes with nothing to do: `kDeep` in MoonPipelines.cpp).
 const DEEP: usize = 64;
 
 /// The number of operations from which `moon-cpu-pipeline` verifies only
 /// its result.
 const BIG: usize = 100_000;
 
+/// Runs `moon-cpu-pipeline` on `module`. Failures, including an op the
+/// pipeline leaves behind because nothing lowers it, are reported as
+/// located diagnostics to `context`.
 pub fn lower_to_llvm_dialect(context: &Context, module: &mut Module) -> Result<()> {
     register_all_llvm_translations(context);
     // The pipeline names moonc's own passes (moon-share-sincos).
     moonc_passes::register_passes();
     internalize_private_functions(context, module);
-    // The module is verified after every pass (MLIR's default), although
-    // that takes time growing with the nesting depth: without it, IR a pass
-    // left invalid crashed the next one instead of being reported
-    // (test/Tools/moonc/fuzz-regressions.test).
     let pm = PassManager::new(context);
     moonc_ir::pipeline::add_cpu_pipeline(pm.as_operation_pass_manager())
         .map_err(|_| Error::Llvm("moon-cpu-pipeline could not be built".into()))?;
-    // MLIR's verifier checks each operand's dominance by walking up from
-    // its user, in time proportional to the nesting depth: after each of
-    // the pipeline's 30 passes, that took most of a minute for 5000
-    // nested `scf.if`, and a third of the time for 4000 functions. Deep
-    // and big modules are verified once, at the end.
+    // The module is verified after every pass (MLIR's default): without
+    // it, IR a pass left invalid crashed the next one instead of being
+    // reported (test/Tools/moonc/fuzz-regressions.test). But the verifier
+    // checks each operand's dominance by walking up from its user: after
+    // each of the pipeline's 30 passes, that took most of a minute for
+    // 5000 nested `scf.if`, and a third of the time for 4000 functions.
+    // Deep and big modules are verified once, at the end.
     let (ops, depth) = moonc_ir::ir::Op(module.as_operation().to_raw()).nest_size();
     let once = depth > DEEP || ops > BIG;
     pm.enable_verifier(!once);

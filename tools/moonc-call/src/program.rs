@@ -163,13 +163,8 @@ impl Session {
                 op.set_attribute("sym_visibility", private.into());
             }
         }
-        melior::utility::register_all_passes();
         let pm = PassManager::new(&self.context);
-        melior::utility::parse_pass_pipeline(
-            pm.as_operation_pass_manager(),
-            "builtin.module(symbol-dce)",
-        )
-        .map_err(|e| Failure::new(format!("symbol-dce: {e}")))?;
+        pm.add_pass(melior::pass::transform::create_symbol_dce());
         pm.run(module)
             .map_err(|_| self.diagnostics.failure("dropping unused functions failed"))
     }

@@ -664,7 +664,7 @@ impl Op {
     /// it goes. MLIR's own destruction of a nest drops the references of
     /// the whole subtree at every level, which took seconds (quadratic in
     /// the depth) for 5000 nested `scf.if`.
-    pub fn erase_nested(self) {
+    fn erase_nested(self) {
         for op in self.walk().into_iter().rev() {
             // SAFETY: its nested operations are gone and its results'
             // users, later in its block or nested in later operations,

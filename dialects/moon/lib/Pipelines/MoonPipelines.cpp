@@ -95,6 +95,9 @@ namespace mlir::moon {
 //   buffers lost their vectorization (a CNN's loss 0.60 -> 0.49 ms);
 // - func-to-llvm comes last among the conversions, so that the helper
 //   functions created above are lowered too.
+// buildCpuPipeline runs the lowerings of strided metadata, math, vector,
+// index and ub only when the module has such operations, and linalg/vector
+// to loops also when it is nested less than kDeep levels (RunWhenNeededPass).
 // With --moon-parallel-min-trips, canonicalize and cse first simplify the
 // index arithmetic moon-parallelize reads, moon-parallelize turns loops
 // into scf.parallel over chunks, and those become OpenMP (libomp) loops.
@@ -191,6 +194,8 @@ namespace {
 /// dead-code removal on the way shape what moonc's passes after it see.
 struct RunWhenNeededPass
     : public PassWrapper<RunWhenNeededPass, OperationPass<ModuleOp>> {
+  /// Also moonc's `DEEP` (moonc-codegen's lower.rs), from which it
+  /// verifies the module once instead of after each pass.
   static constexpr unsigned kDeep = 64;
 
   RunWhenNeededPass(OpPassManager pipeline,
@@ -235,13 +240,6 @@ struct RunWhenNeededPass
   bool onlyWhenDeep;
 };
 
-/// Whether `op` is of one of `dialects`.
-bool inDialects(Operation *op,
-                std::initializer_list<llvm::StringRef> dialects) {
-  llvm::StringRef name = op->getName().getDialectNamespace();
-  return llvm::is_contained(dialects, name);
-}
-
 /// Whether expand-strided-metadata may rewrite `op`: a memref operation
 /// other than those finalize-memref-to-llvm lowers as they are.
 bool hasStridedMetadata(Operation *op) {
@@ -257,7 +255,7 @@ bool hasStridedMetadata(Operation *op) {
                                           "memref.alloca_scope",
                                           "memref.alloca_scope.return",
                                           "memref.assume_alignment"};
-  return inDialects(op, {"memref"}) &&
+  return op->getName().getDialectNamespace() == "memref" &&
          !llvm::is_contained(plain, op->getName().getStringRef());
 }
 } // namespace
