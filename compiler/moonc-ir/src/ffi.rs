@@ -18,13 +18,22 @@ pub struct MoonPassOption {
     pub default_value: u64,
 }
 
+/// What a run of a pass made by `moonCreatePass` did (`MoonPassResult`).
+pub type MoonPassResult = c_int;
+/// The pass failed, after reporting diagnostics.
+pub const MOON_PASS_FAILED: MoonPassResult = 0;
+/// The pass succeeded; it may have changed the IR.
+pub const MOON_PASS_SUCCEEDED: MoonPassResult = 1;
+/// The pass succeeded and left the IR as it was.
+pub const MOON_PASS_UNCHANGED: MoonPassResult = 2;
+
 /// Runs a pass made by `moonCreatePass` on an operation, given the values
-/// of its options; fails the pass by returning failure.
+/// of its options.
 pub type MoonRunPass = unsafe extern "C" fn(
     op: MlirOperation,
     option_values: *const u64,
     user_data: *mut c_void,
-) -> MlirLogicalResult;
+) -> MoonPassResult;
 
 /// What `moonCreatePass` needs to know about a pass (see `Dialects.h`).
 #[repr(C)]

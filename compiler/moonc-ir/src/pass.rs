@@ -6,8 +6,9 @@ use crate::{
     ir::{Op, error_at},
 };
 use melior::{StringRef, dialect::DialectHandle, ir::r#type::TypeId, pass::Pass};
-use mlir_sys::{MlirLogicalResult, MlirOperation};
+use mlir_sys::MlirOperation;
 use std::{
+    cell::Cell,
     ffi::c_void,
     panic::{AssertUnwindSafe, catch_unwind},
 };
@@ -132,6 +133,21 @@ impl PassInfo {
     }
 }
 
+thread_local! {
+    /// Whether the pass running on this thread said it changed nothing.
+    static UNCHANGED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// What a pass returns when it has left the IR exactly as it found it (it
+/// found nothing to do): MLIR then keeps its analyses and does not verify
+/// the module again, which on a module of many functions costs more than
+/// a pass with nothing to do. Return `Ok(())` when anything may have
+/// changed.
+pub fn unchanged() -> Result<(), Error> {
+    UNCHANGED.set(true);
+    Ok(())
+}
+
 /// Runs the pass whose `PassInfo` is `user_data` on `op` (MLIR's callback):
 /// an error fails the pass, a panic too, after an "internal compiler
 /// error" diagnostic at `op`.
@@ -139,7 +155,7 @@ unsafe extern "C" fn run_pass(
     op: MlirOperation,
     option_values: *const u64,
     user_data: *mut c_void,
-) -> MlirLogicalResult {
+) -> ffi::MoonPassResult {
     // SAFETY: `create` passes a `&'static PassInfo`, and MLIR one value per
     // option it declares.
     let info = unsafe { &*(user_data as *const PassInfo) };
@@ -155,7 +171,11 @@ unsafe extern "C" fn run_pass(
     // MLIR passes the live operation the pass runs on.
     let operation = Op(op);
     let location = operation.loc();
+    // A pass may run passes itself: the flag of the one that called it is
+    // put back afterwards.
+    let caller_unchanged = UNCHANGED.replace(false);
     let outcome = catch_unwind(AssertUnwindSafe(|| (info.run)(operation, options)));
+    let unchanged = UNCHANGED.replace(caller_unchanged);
     let failed = match outcome {
         Ok(Ok(())) => false,
         Ok(Err(error)) => {
@@ -177,8 +197,10 @@ unsafe extern "C" fn run_pass(
             true
         }
     };
-    MlirLogicalResult {
-        value: i8::from(!failed),
+    match (failed, unchanged) {
+        (true, _) => ffi::MOON_PASS_FAILED,
+        (false, true) => ffi::MOON_PASS_UNCHANGED,
+        (false, false) => ffi::MOON_PASS_SUCCEEDED,
     }
 }
 

@@ -16,7 +16,7 @@ use moonc_autodiff::{DISTINCT_ARGS, REVERSE_LOOP, rules::written_operands};
 use moonc_ir::ir::{Block, Builder, Op, Value};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 use std::collections::HashSet;
 
@@ -62,7 +62,7 @@ change in its last bits. `moon-cpu-pipeline` runs it after
 
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     if options.get("ascending") == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     let mut reversed = 0;
     for l in module.walk() {
@@ -71,9 +71,10 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
             reversed += 1;
         }
     }
-    if reversed > 0 {
-        tracing::debug!(target: "moonc_passes", reversed, "reverse loops run ascending");
+    if reversed == 0 {
+        return pass::unchanged();
     }
+    tracing::debug!(target: "moonc_passes", reversed, "reverse loops run ascending");
     Ok(())
 }
 

@@ -13,7 +13,7 @@ use melior::ir::attribute::{Attribute, IntegerAttribute};
 use moonc_ir::ir::{Op, Value};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 use std::collections::{HashMap, HashSet};
 
@@ -48,18 +48,23 @@ live). Loops that already carry a `loop_annotation` are left alone.
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let min_offsets = options.get("min-offsets") as usize;
     if min_offsets == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     let no_vectorize = module
         .ctx()
         .attr(&format!("#llvm.loop_annotation<{NO_VECTORIZE}>"));
+    let mut marked = 0;
     for l in module.walk() {
         if l.name() == "scf.for"
             && l.attr("loop_annotation").is_none()
             && widest_block(l) >= min_offsets
         {
             l.set_attr("loop_annotation", no_vectorize);
+            marked += 1;
         }
+    }
+    if marked == 0 {
+        return pass::unchanged();
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use moonc_ir::ir::{
 use moonc_ir::{
     Error,
     moon::{Activity, Request, Transform},
-    pass::{OptionValues, PassInfo},
+    pass::{self, OptionValues, PassInfo},
 };
 use std::collections::{HashMap, HashSet};
 
@@ -121,7 +121,7 @@ pub(crate) fn bufferize(module: Op) -> Result<(), Error> {
         .filter(|&f| has_tensor_boundary(f))
         .collect();
     if functions.is_empty() {
-        return Ok(());
+        return pass::unchanged();
     }
     for &f in &functions {
         check_boundary(f)?;

@@ -15,7 +15,7 @@ use moonc_autodiff::REVERSE_LOOP;
 use moonc_ir::ir::Op;
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 
 /// The registration of `--moon-contract-adjoints`.
@@ -52,7 +52,7 @@ const FUSIBLE: [&str; 4] = ["arith.addf", "arith.subf", "arith.mulf", "arith.neg
 
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     if options.get("contract") == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     let mut marked = 0;
     for l in module.walk() {
@@ -65,9 +65,10 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
             }
         }
     }
-    if marked > 0 {
-        tracing::debug!(target: "moonc_passes", marked, "reverse-sweep operations contractable");
+    if marked == 0 {
+        return pass::unchanged();
     }
+    tracing::debug!(target: "moonc_passes", marked, "reverse-sweep operations contractable");
     Ok(())
 }
 

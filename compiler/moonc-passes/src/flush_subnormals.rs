@@ -14,7 +14,7 @@ use moonc_autodiff::REVERSE_LOOP;
 use moonc_ir::ir::{Builder, Op};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 
 /// The registration of `--moon-flush-subnormals`.
@@ -66,7 +66,7 @@ const FLUSH: i64 = 0x8040;
 
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     if options.get("flush") == 0 || !cfg!(target_arch = "x86_64") {
-        return Ok(());
+        return pass::unchanged();
     }
     let body = module.regions()[0].blocks()[0];
     let nests: Vec<(Op, Vec<Op>)> = body
@@ -77,6 +77,9 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
         .flat_map(|b| b.ops())
         .filter_map(|op| reverse_nest(op).map(|loops| (op, loops)))
         .collect();
+    if nests.is_empty() {
+        return pass::unchanged();
+    }
     for (nest, loops) in &nests {
         let mut b = Builder::before(*nest);
         let ctx = b.ctx;
@@ -109,10 +112,8 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
         let set = ctx.attr("@moon_set_fp_mode");
         Builder::after(*nest).create("func.call", &[saved], &[], &[("callee", set)], &[], &[]);
     }
-    if !nests.is_empty() {
-        Kernel::parse(module, MODE, "flush_subnormals/mode.mlir").copy_into(module);
-        tracing::debug!(target: "moonc_passes", nests = nests.len(), "reverse loop nests run flushing subnormals");
-    }
+    Kernel::parse(module, MODE, "flush_subnormals/mode.mlir").copy_into(module);
+    tracing::debug!(target: "moonc_passes", nests = nests.len(), "reverse loop nests run flushing subnormals");
     Ok(())
 }
 

@@ -15,7 +15,7 @@ use moonc_autodiff::{REVERSE_LOOP, ZERO_SHADOWS};
 use moonc_ir::ir::{Block, Builder, Op, Region, Type, Value};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 use std::collections::{HashMap, HashSet};
 
@@ -95,7 +95,7 @@ storing each buffer's final value, with `k̄[i + 1]` recomputed where
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let growth = options.get("max-growth") as usize;
     if growth == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     let mut blocks = vec![];
     for op in module.walk() {
@@ -105,6 +105,9 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
                 blocks.push(block);
             }
         }
+    }
+    if blocks.is_empty() {
+        return pass::unchanged();
     }
     for block in blocks {
         fuse_runs(block, growth);

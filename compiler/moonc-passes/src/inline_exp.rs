@@ -6,7 +6,7 @@ use crate::kernel::{Kernel, innermost_loop};
 use moonc_ir::ir::{Builder, Op};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo},
+    pass::{self, OptionValues, PassInfo},
 };
 
 /// The registration of `--moon-inline-exp`.
@@ -53,7 +53,7 @@ fn run(module: Op, _: OptionValues) -> Result<(), Error> {
         })
         .collect();
     if exps.is_empty() {
-        return Ok(());
+        return pass::unchanged();
     }
     let kernel = Kernel::parse(module, KERNEL, "inline_exp/kernel.mlir");
     for exp in exps {

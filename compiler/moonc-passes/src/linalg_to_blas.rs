@@ -20,7 +20,7 @@ use moonc_ir::ir::{Builder, Op, Region, Type, Value};
 use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 use std::collections::HashMap;
 
@@ -125,13 +125,16 @@ func.func private @moonrt_dgemm(i32, i32, f64, memref<?x?xf64, strided<[?, ?], o
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let min_flops = options.get("min-flops");
     if min_flops == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     let products: Vec<(Op, Product)> = module
         .walk()
         .into_iter()
         .filter_map(|op| Some((op, recognize(op)?)))
         .collect();
+    if products.is_empty() {
+        return pass::unchanged();
+    }
     for (op, product) in products {
         lower(op, &product, min_flops)?;
     }

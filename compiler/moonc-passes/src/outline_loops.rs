@@ -12,7 +12,7 @@
 use moonc_ir::ir::{Block, Builder, Op, Region, Value, view_root};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 use std::collections::HashMap;
 
@@ -76,11 +76,12 @@ const LOOPS: &[&str] = &["scf.for", "scf.parallel", "scf.forall", "scf.while"];
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let min_loops = options.get("min-loops") as usize;
     if min_loops == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     let Some(body) = module.regions().first().and_then(|r| r.entry()) else {
-        return Ok(());
+        return pass::unchanged();
     };
+    let mut outlined = 0;
     for f in body.ops() {
         if f.name() != "func.func" {
             continue;
@@ -103,7 +104,11 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
             .unwrap_or_default();
         for (k, l) in loops.into_iter().enumerate() {
             outline(f, l, &format!("{name}__loop{k}"));
+            outlined += 1;
         }
+    }
+    if outlined == 0 {
+        return pass::unchanged();
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ use moonc_autodiff::REVERSE_LOOP;
 use moonc_ir::ir::Op;
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 
 /// The registration of `--moon-reverse-loops`.
@@ -48,7 +48,7 @@ LLVM, which unrolls short ones fully. `moon-cpu-pipeline` runs it after
 
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     if options.get("no-unroll") == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     let mut marked = 0;
     for l in module.walk() {
@@ -60,9 +60,10 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
             marked += 1;
         }
     }
-    if marked > 0 {
-        tracing::debug!(target: "moonc_passes", marked, "reverse loops kept from unrolling");
+    if marked == 0 {
+        return pass::unchanged();
     }
+    tracing::debug!(target: "moonc_passes", marked, "reverse loops kept from unrolling");
     Ok(())
 }
 

@@ -20,7 +20,7 @@ use crate::memory::{VIEWS, disjoint, fresh, root};
 use moonc_ir::ir::{Block, Builder, Op, Region, Type, Value};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo},
+    pass::{self, OptionValues, PassInfo},
 };
 use std::collections::HashMap;
 
@@ -151,7 +151,8 @@ fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     let (bounded, others): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|&(value, sin, _)| bounded_by_one(value) && in_loop(sin));
-    if !bounded.is_empty() {
+    let inlined = !bounded.is_empty();
+    if inlined {
         let kernel = Kernel::parse(module, KERNEL, "share_sincos/kernel.mlir");
         for (value, sin, cos) in bounded {
             inline_pair(&kernel, value, sin, cos);
@@ -181,7 +182,7 @@ fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     let outer: Vec<Op> = by_loop.iter().map(|(l, _)| *l).collect();
     by_loop.retain(|(l, _)| !outer.iter().any(|o| o != l && inside(l.block(), *o)));
     if by_loop.is_empty() {
-        return Ok(());
+        return if inlined { Ok(()) } else { pass::unchanged() };
     }
     let kernel = Kernel::parse(module, KERNEL, "share_sincos/kernel.mlir");
     for (found, pairs) in by_loop {

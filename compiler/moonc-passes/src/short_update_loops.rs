@@ -16,7 +16,7 @@ use moonc_autodiff::REVERSE_LOOP;
 use moonc_ir::ir::{Builder, Op, Value};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 use std::collections::HashSet;
 
@@ -60,7 +60,7 @@ vectorize (`moon-blocked-loops`).
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let below = i64::try_from(options.get("below")).unwrap_or(i64::MAX);
     if below == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     let mut versioned = 0;
     for l in module.walk() {
@@ -79,9 +79,10 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
         version(l, below.saturating_mul(step));
         versioned += 1;
     }
-    if versioned > 0 {
-        tracing::debug!(target: "moonc_passes", versioned, "in-place update loops given a scalar copy");
+    if versioned == 0 {
+        return pass::unchanged();
     }
+    tracing::debug!(target: "moonc_passes", versioned, "in-place update loops given a scalar copy");
     Ok(())
 }
 

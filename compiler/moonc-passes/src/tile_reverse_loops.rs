@@ -20,7 +20,7 @@ use moonc_autodiff::{DISTINCT_ARGS, REVERSE_LOOP};
 use moonc_ir::ir::{Block, Builder, Op, Region, Value};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo, PassOption},
+    pass::{self, OptionValues, PassInfo, PassOption},
 };
 use std::collections::{HashMap, HashSet};
 
@@ -102,7 +102,7 @@ With `points` = 0 the pass does nothing. `moon-cpu-pipeline` runs it after
 fn run(module: Op, options: OptionValues) -> Result<(), Error> {
     let points = options.get("points") as i64;
     if points == 0 {
-        return Ok(());
+        return pass::unchanged();
     }
     // Tiling erases loads and stores only: the loops found stay valid.
     let loops: Vec<Op> = module
@@ -110,6 +110,9 @@ fn run(module: Op, options: OptionValues) -> Result<(), Error> {
         .into_iter()
         .filter(|l| l.name() == "scf.for" && l.attr(REVERSE_LOOP).is_some())
         .collect();
+    if loops.is_empty() {
+        return pass::unchanged();
+    }
     let mut tiled: Vec<Block> = Vec::new();
     for l in loops {
         if tiled.iter().any(|&b| l.block().is_within(b)) {

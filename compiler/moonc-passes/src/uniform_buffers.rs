@@ -10,7 +10,7 @@ use moonc_ir::ir::{Builder, Op, Value};
 use moonc_ir::linalg::{indexing_maps, projected_dims, split_ins_outs};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo},
+    pass::{self, OptionValues, PassInfo},
 };
 use std::collections::HashMap;
 
@@ -89,6 +89,9 @@ fn run(module: Op, _: OptionValues) -> Result<(), Error> {
         .into_iter()
         .filter(|op| ["memref.alloc", "memref.alloca"].contains(&op.name().as_str()))
         .collect();
+    if allocs.is_empty() {
+        return pass::unchanged();
+    }
     for alloc in allocs {
         forward(alloc);
     }

@@ -14,7 +14,7 @@ use moonc_autodiff::{DISTINCT_ARGS, ZERO_SHADOWS};
 use moonc_ir::ir::{Block, Builder, Op, Value};
 use moonc_ir::{
     Error,
-    pass::{OptionValues, PassInfo},
+    pass::{self, OptionValues, PassInfo},
 };
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -104,9 +104,10 @@ fn run(module: Op, _: OptionValues) -> Result<(), Error> {
             replaced += 1;
         }
     }
-    if replaced > 0 {
-        tracing::debug!(target: "moonc_passes", replaced, "loads of zero elements replaced");
+    if replaced == 0 {
+        return pass::unchanged();
     }
+    tracing::debug!(target: "moonc_passes", replaced, "loads of zero elements replaced");
     Ok(())
 }
 

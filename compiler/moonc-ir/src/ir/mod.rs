@@ -727,24 +727,27 @@ impl Op {
     }
 
     /// The operations nested directly or indirectly in the operation, in
-    /// pre-order (the operation itself excluded).
-    /// Linear in their number whatever the nesting depth (no recursion:
-    /// a stack of what is left to visit).
+    /// pre-order (the operation itself excluded). One call of MLIR's walk,
+    /// which recurses once per level of nesting: moonc works on threads
+    /// with large stacks.
     pub fn walk(self) -> Vec<Op> {
-        let children = |op: Op| -> Vec<Op> {
-            op.regions()
-                .into_iter()
-                .flat_map(|r| r.blocks())
-                .flat_map(|b| b.ops())
-                .collect()
-        };
-        let mut all = vec![];
-        let mut pending: Vec<Op> = children(self);
-        pending.reverse();
-        while let Some(op) = pending.pop() {
-            all.push(op);
-            pending.extend(children(op).into_iter().rev());
+        unsafe extern "C" fn record(op: sys::MlirOperation, all: *mut c_void) -> sys::MlirWalkResult {
+            // SAFETY: `walk` passes its vector, live for the walk.
+            unsafe { (*(all as *mut Vec<Op>)).push(Op(op)) };
+            sys::MlirWalkResult_MlirWalkResultAdvance
         }
+        let mut all: Vec<Op> = vec![];
+        // SAFETY: the operation is live, and `record` only records.
+        unsafe {
+            sys::mlirOperationWalk(
+                self.0,
+                Some(record),
+                &mut all as *mut Vec<Op> as *mut c_void,
+                sys::MlirWalkOrder_MlirWalkPreOrder,
+            )
+        };
+        // The operation itself comes first.
+        all.remove(0);
         all
     }
 }

@@ -52,12 +52,22 @@ typedef struct {
   uint64_t defaultValue;
 } MoonPassOption;
 
+/// What a run of a moonc pass did.
+typedef enum {
+  /// The pass failed, after reporting diagnostics.
+  MoonPassFailed = 0,
+  /// The pass succeeded; it may have changed the IR.
+  MoonPassSucceeded = 1,
+  /// The pass succeeded and left the IR as it was: MLIR keeps its analyses
+  /// and does not verify the IR again.
+  MoonPassUnchanged = 2,
+} MoonPassResult;
+
 /// Runs a moonc pass on `op`. `optionValues` holds the value of each option
-/// the pass declares, in order. Returns failure, after reporting
-/// diagnostics, to fail the pass.
-typedef MlirLogicalResult (*MoonRunPass)(MlirOperation op,
-                                         const uint64_t *optionValues,
-                                         void *userData);
+/// the pass declares, in order.
+typedef MoonPassResult (*MoonRunPass)(MlirOperation op,
+                                      const uint64_t *optionValues,
+                                      void *userData);
 
 /// What `moonCreatePass` needs to know about a pass implemented outside
 /// C++. The strings must outlive every instance of the pass (moonc's are

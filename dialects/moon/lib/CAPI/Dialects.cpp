@@ -121,9 +121,15 @@ public:
     std::vector<uint64_t> values;
     for (const auto &option : options)
       values.push_back(*option);
-    if (mlirLogicalResultIsFailure(definition.run(
-            wrap(getOperation()), values.data(), definition.userData)))
-      signalPassFailure();
+    switch (definition.run(wrap(getOperation()), values.data(),
+                           definition.userData)) {
+    case MoonPassFailed:
+      return signalPassFailure();
+    case MoonPassUnchanged:
+      return markAllAnalysesPreserved();
+    case MoonPassSucceeded:
+      return;
+    }
   }
 
   std::unique_ptr<mlir::Pass> clonePass() const override {

@@ -85,19 +85,21 @@ namespace mlir::moon {
 //   is* tests, the bit counts) are lowered just before it
 //   (moon-math-before-libm, Transforms/MathBeforeLibm.cpp), and the
 //   remaining ops (sqrt, abs, ...) become LLVM intrinsics;
-// - arith reaches LLVM before arith-expand runs (which then only expands
-//   what arith-to-llvm leaves, such as ceildivsi): arith-expand would turn
-//   maximumf/minimumf into compare-and-select chains that LLVM cannot
-//   vectorize as reductions, while llvm.maximum/minimum reductions vectorize;
-// - memref.alloc becomes aligned_alloc (use-aligned-alloc): the default
-//   aligns a malloc'd pointer by integer arithmetic (inttoptr), which hides
-//   from LLVM that each buffer is a fresh allocation, so loops over several
-//   buffers lost their vectorization (a CNN's loss 0.60 -> 0.49 ms);
-// - func-to-llvm comes last among the conversions, so that the helper
-//   functions created above are lowered too.
-// buildCpuPipeline runs the lowerings of strided metadata, math, vector,
-// index and ub only when the module has such operations, and linalg/vector
-// to loops also when it is nested less than kDeep levels (RunWhenNeededPass).
+// - everything else reaches LLVM in one conversion (moon-convert-to-llvm,
+//   Transforms/ConvertToLLVM.cpp), after the passes above, so that the
+//   helper functions they create are lowered too. Of arith-expand, it
+//   applies only the expansions of ops arith-to-llvm has no pattern for
+//   (ceildivsi, ...): arith-expand would turn maximumf/minimumf into
+//   compare-and-select chains that LLVM cannot vectorize as reductions,
+//   while llvm.maximum/minimum reductions vectorize. memref.alloc becomes
+//   aligned_alloc: the default aligns a malloc'd pointer by integer
+//   arithmetic (inttoptr), which hides from LLVM that each buffer is a
+//   fresh allocation, so loops over several buffers lost their
+//   vectorization (a CNN's loss 0.60 -> 0.49 ms).
+// buildCpuPipeline runs the passes that lower forall, strided metadata,
+// affine, integer powers, math and vector ops only when the module has such
+// operations, and linalg/vector to loops also when it is nested less than
+// kDeep levels (RunWhenNeededPass).
 // With --moon-parallel-min-trips, canonicalize and cse first simplify the
 // index arithmetic moon-parallelize reads, moon-parallelize turns loops
 // into scf.parallel over chunks, and those become OpenMP (libomp) loops.
@@ -111,13 +113,9 @@ const char *const kCpuPipeline =
     "moon-short-update-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
-    "convert-arith-to-llvm,arith-expand,"
     "convert-scf-to-cf,convert-math-to-funcs,moon-math-before-libm,"
     "convert-math-to-libm,"
-    "convert-vector-to-llvm,convert-math-to-llvm,"
-    "finalize-memref-to-llvm{use-aligned-alloc=1},"
-    "convert-index-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,"
-    "convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
+    "convert-vector-to-llvm,moon-convert-to-llvm";
 
 // An LLVM command-line option, so that `moonc-opt` parses it and lists it
 // in `--help`; the moonc driver sets it through the C API.
@@ -178,7 +176,6 @@ std::string cpuPipeline() {
               "canonicalize,cse,loop-invariant-code-motion,moon-parallelize,"
               "convert-scf-to-openmp,"
               "moon-inline-alloca-scopes,");
-  insertAfter("convert-ub-to-llvm,", "convert-openmp-to-llvm,");
   return pipeline;
 }
 
@@ -192,6 +189,10 @@ namespace {
 /// without vectors. With `onlyWhenDeep`, the pipeline is skipped only in
 /// a module nested more than `kDeep` levels: elsewhere the folding and
 /// dead-code removal on the way shape what moonc's passes after it see.
+/// Either way the pass preserves every analysis: skipped, it changed
+/// nothing; run, its passes have dropped the analyses they invalidate, and
+/// the module was verified after each of them. So the pass manager does not
+/// verify the module once more.
 struct RunWhenNeededPass
     : public PassWrapper<RunWhenNeededPass, OperationPass<ModuleOp>> {
   /// Also moonc's `DEEP` (moonc-codegen's lower.rs), from which it
@@ -219,7 +220,8 @@ struct RunWhenNeededPass
                      })
                      .wasInterrupted();
     if (!skip && failed(runPipeline(pipeline, getOperation())))
-      signalPassFailure();
+      return signalPassFailure();
+    markAllAnalysesPreserved();
   }
 
   /// Whether operations nest more than `kDeep` levels in `root`.
@@ -286,16 +288,21 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
       return llvm::is_contained(dialects, op->getName().getDialectNamespace());
     };
   };
+  auto named = [](std::initializer_list<llvm::StringRef> ops) {
+    return [ops = std::vector<llvm::StringRef>(ops)](Operation *op) {
+      return llvm::is_contained(ops, op->getName().getStringRef());
+    };
+  };
   const Guarded guarded[] = {
       {"func.func(convert-linalg-to-loops,convert-vector-to-scf),",
        of({"linalg", "vector"}), true},
+      {"scf-forall-to-for,", named({"scf.forall"}), false},
       {"expand-strided-metadata,", hasStridedMetadata, false},
-      {"convert-math-to-funcs,moon-math-before-libm,convert-math-to-libm,",
-       of({"math"}), false},
+      {"lower-affine,", of({"affine"}), false},
+      // What convert-math-to-funcs lowers with its default options.
+      {"convert-math-to-funcs,", named({"math.ipowi", "math.fpowi"}), false},
+      {"moon-math-before-libm,convert-math-to-libm,", of({"math"}), false},
       {"convert-vector-to-llvm,", of({"vector"}), false},
-      {"convert-math-to-llvm,", of({"math"}), false},
-      {"convert-index-to-llvm,", of({"index"}), false},
-      {"convert-ub-to-llvm,", of({"ub"}), false},
   };
   std::string text = cpuPipeline();
   llvm::StringRef rest = text;
