@@ -182,7 +182,6 @@ pub fn emit(module: &Module, what: Emit, packed: &[Signature]) -> Result<Vec<u8>
     ir.set_data_layout(&machine.get_target_data().get_data_layout());
     wide_results::return_wide_results_in_memory(&llvm, &ir);
     checked_alloc::check_allocations(&llvm, &ir);
-    vector_math::use_intrinsics(&ir);
     vector_math::annotate(&llvm, &ir, &features);
     realign_stacks(&llvm, &ir);
     mark_noalias_params(&llvm, &ir);

@@ -52,32 +52,6 @@ const FUNCTIONS: &[(&str, usize)] = &[
     ("erfc", 1),
 ];
 
-/// libm functions MLIR's math-to-libm lowering calls that libmvec lacks,
-/// with the LLVM intrinsics that compute the same and vectorize.
-const INTRINSICS: &[(&str, &str)] = &[("fma", "llvm.fma.f64"), ("fmaf", "llvm.fma.f32")];
-
-/// Turns the declarations of the libm functions in [`INTRINSICS`] into
-/// those intrinsics (renaming them, or using an existing declaration).
-pub(crate) fn use_intrinsics(module: &Module<'_>) {
-    for &(libm, intrinsic) in INTRINSICS {
-        let Some(f) = module
-            .get_function(libm)
-            .filter(|f| f.as_global_value().is_declaration())
-        else {
-            continue;
-        };
-        match module.get_function(intrinsic) {
-            Some(existing) if existing.get_type() == f.get_type() => {
-                f.replace_all_uses_with(existing);
-                // SAFETY: the declaration has no uses left.
-                unsafe { f.delete() };
-            }
-            Some(_) => {}
-            None => f.as_global_value().set_name(intrinsic),
-        }
-    }
-}
-
 /// The x86-64 vector ABI variants the host can run, as (ISA letter, vector
 /// bits), one per width: SSE (`b`), AVX2 (`d`) or AVX (`c`), AVX-512 (`e`).
 fn host_variants(features: &str) -> Vec<(char, u32)> {

@@ -28,10 +28,11 @@ func.func @rsqrt_and_libm(%x: f64) -> f64 {
 
 // -----
 
-// copysign and the integer ops become LLVM intrinsics.
+// copysign, fma and the integer ops become LLVM intrinsics.
 // CHECK-LABEL: func.func @intrinsics(
 // CHECK-SAME: %[[X:[^:]*]]: f32, %[[Y:[^:]*]]: f32, %[[N:[^:]*]]: i32
 // CHECK-DAG: llvm.intr.copysign(%[[X]], %[[Y]]) : (f32, f32) -> f32
+// CHECK-DAG: llvm.intr.fma(%[[X]], %[[Y]], %[[X]]) : (f32, f32, f32) -> f32
 // CHECK-DAG: "llvm.intr.abs"(%[[N]]) <{is_int_min_poison = false}>
 // CHECK-DAG: "llvm.intr.ctlz"(%[[N]]) <{is_zero_poison = false}>
 // CHECK-DAG: "llvm.intr.cttz"(%[[N]]) <{is_zero_poison = false}>
@@ -40,13 +41,16 @@ func.func @rsqrt_and_libm(%x: f64) -> f64 {
 // CHECK: return
 // CPU-LABEL: llvm.func @intrinsics(
 // CPU: llvm.intr.copysign
-func.func @intrinsics(%x: f32, %y: f32, %n: i32) -> (f32, i32, i32, i32, i32) {
+// CPU: llvm.intr.fma
+// CPU-NOT: @fmaf
+func.func @intrinsics(%x: f32, %y: f32, %n: i32) -> (f32, f32, i32, i32, i32, i32) {
   %c = math.copysign %x, %y : f32
+  %f = math.fma %x, %y, %x : f32
   %a = math.absi %n : i32
   %l = math.ctlz %n : i32
   %t = math.cttz %n : i32
   %p = math.ctpop %n : i32
-  return %c, %a, %l, %t, %p : f32, i32, i32, i32, i32
+  return %c, %f, %a, %l, %t, %p : f32, f32, i32, i32, i32, i32
 }
 
 // -----

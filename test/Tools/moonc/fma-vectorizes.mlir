@@ -1,6 +1,5 @@
-// math.fma reaches LLVM as a libm `fma` call (convert-math-to-libm);
-// moonc-codegen turns it into the llvm.fma intrinsic, so the loop
-// vectorizes (a plain libm call would stay scalar).
+// math.fma reaches LLVM as the llvm.fma intrinsic (moon-math-before-libm),
+// so the loop vectorizes (a libm `fma` call would stay scalar).
 // RUN: moonc compile %s -o %t.ll --emit llvm
 // RUN: FileCheck %s < %t.ll
 // RUN: moonc run %s --entry fma_sum --args '[[1.0, 2.0, 3.0]]' | FileCheck %s --check-prefix=VALUE

@@ -731,7 +731,10 @@ impl Op {
     /// which recurses once per level of nesting: moonc works on threads
     /// with large stacks.
     pub fn walk(self) -> Vec<Op> {
-        unsafe extern "C" fn record(op: sys::MlirOperation, all: *mut c_void) -> sys::MlirWalkResult {
+        unsafe extern "C" fn record(
+            op: sys::MlirOperation,
+            all: *mut c_void,
+        ) -> sys::MlirWalkResult {
             // SAFETY: `walk` passes its vector, live for the walk.
             unsafe { (*(all as *mut Vec<Op>)).push(Op(op)) };
             sys::MlirWalkResult_MlirWalkResultAdvance

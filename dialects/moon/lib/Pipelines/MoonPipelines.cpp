@@ -74,17 +74,18 @@ namespace mlir::moon {
 //   in one function;
 // - subviews, reshapes and casts are expanded into offset/size/stride
 //   arithmetic before memref reaches LLVM;
+// - scf becomes cf one function at a time (func.func(convert-scf-to-cf)),
+//   so that moonc-opt, whose MLIR threads are on, lowers several at once;
 // - math ops that libm implements become libm calls before
 //   convert-math-to-llvm sees them: its expm1 (exp(x) - 1) and log1p
 //   lowerings lose all precision near 0, while libm's are exact, LLVM still
 //   turns floor/ceil/trunc/round calls into intrinsics, and moonc-codegen
-//   vectorizes the rest through libmvec (and makes `fma` calls the
-//   llvm.fma intrinsic). Integer powers become helper functions
-//   (convert-math-to-funcs); the math ops convert-math-to-libm would fail on
-//   or call a missing function for (rsqrt, clampf, sincos, copysign, the
-//   is* tests, the bit counts) are lowered just before it
-//   (moon-math-before-libm, Transforms/MathBeforeLibm.cpp), and the
-//   remaining ops (sqrt, abs, ...) become LLVM intrinsics;
+//   vectorizes the rest through libmvec. Integer powers become helper
+//   functions (convert-math-to-funcs); the math ops convert-math-to-libm
+//   would fail on or call a missing function for (rsqrt, clampf, sincos,
+//   copysign, the is* tests, the bit counts), and fma, are lowered just
+//   before it (moon-math-before-libm, Transforms/MathBeforeLibm.cpp), and
+//   the remaining ops (sqrt, abs, ...) become LLVM intrinsics;
 // - everything else reaches LLVM in one conversion (moon-convert-to-llvm,
 //   Transforms/ConvertToLLVM.cpp), after the passes above, so that the
 //   helper functions they create are lowered too. Of arith-expand, it
@@ -113,7 +114,7 @@ const char *const kCpuPipeline =
     "moon-short-update-loops,"
     "moon-outline-loops,"
     "expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,convert-math-to-funcs,moon-math-before-libm,"
+    "func.func(convert-scf-to-cf),convert-math-to-funcs,moon-math-before-libm,"
     "convert-math-to-libm,"
     "convert-vector-to-llvm,moon-convert-to-llvm";
 
@@ -301,7 +302,9 @@ LogicalResult buildCpuPipeline(OpPassManager &pm) {
       {"lower-affine,", of({"affine"}), false},
       // What convert-math-to-funcs lowers with its default options.
       {"convert-math-to-funcs,", named({"math.ipowi", "math.fpowi"}), false},
-      {"moon-math-before-libm,convert-math-to-libm,", of({"math"}), false},
+      {"moon-math-before-libm,", of({"math"}), false},
+      // Checked again: moon-math-before-libm may have lowered every math op.
+      {"convert-math-to-libm,", of({"math"}), false},
       {"convert-vector-to-llvm,", of({"vector"}), false},
   };
   std::string text = cpuPipeline();

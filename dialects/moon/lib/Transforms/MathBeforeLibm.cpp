@@ -2,12 +2,14 @@
 //
 // Lowers the math ops that convert-math-to-libm fails on or turns into a
 // call of a function libm lacks (rsqrt, clampf, sincos, copysign, the is*
-// tests, the integer ops), just before it in moon-cpu-pipeline.
+// tests, the integer ops), and fma, which LLVM has as an intrinsic, just
+// before it in moon-cpu-pipeline.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Moon/MoonPasses.h"
 
+#include "mlir/Conversion/ArithCommon/AttrToLLVMConverter.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -86,7 +88,7 @@ struct SplitSincos : public OpRewritePattern<math::SincosOp> {
 /// Whether `op` is one of the math ops `moon-math-before-libm` hands to
 /// convert-math-to-llvm's patterns.
 bool isLoweredToLlvm(Operation *op) {
-  return isa<math::RsqrtOp, math::CopySignOp, math::AbsIOp,
+  return isa<math::RsqrtOp, math::CopySignOp, math::FmaOp, math::AbsIOp,
              math::CountLeadingZerosOp, math::CountTrailingZerosOp,
              math::CtPopOp, math::IsNaNOp, math::IsFiniteOp>(op);
 }
@@ -154,18 +156,34 @@ struct MathBeforeLibmPass
                         math::IsNormalOp>();
     target.markUnknownOpDynamicallyLegal(
         [](Operation *op) { return !isLoweredToLlvm(op); });
-    // With nothing to lower, the IR stays as it is and is not verified
-    // again (a walk instead of a conversion, on a module of thousands of
-    // functions with an exp each).
-    if (!getOperation()
-             ->walk([&](Operation *op) {
-               return target.isIllegal(op) ? WalkResult::interrupt()
-                                           : WalkResult::advance();
-             })
-             .wasInterrupted())
-      return markAllAnalysesPreserved();
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    // fma on the LLVM dialect's own types becomes llvm.intr.fma directly,
+    // not through the conversion, which takes microseconds an op: a module
+    // of thousands of functions with an exp inlined in each
+    // (moon-inline-exp) has a dozen fmas per function.
+    bool changed = false;
+    IRRewriter rewriter(context);
+    getOperation()->walk([&](math::FmaOp fma) {
+      if (!LLVM::isCompatibleType(fma.getType()))
+        return;
+      rewriter.setInsertionPoint(fma);
+      rewriter.replaceOpWithNewOp<LLVM::FMAOp>(
+          fma, fma.getA(), fma.getB(), fma.getC(),
+          arith::convertArithFastMathAttrToLLVM(fma.getFastmathAttr()));
+      changed = true;
+    });
+    // The conversion visits only the ops it lowers; with none and no fma,
+    // the IR stays as it is and is not verified again.
+    SmallVector<Operation *> lowered;
+    getOperation()->walk([&](Operation *op) {
+      if (target.isIllegal(op))
+        lowered.push_back(op);
+    });
+    if (lowered.empty()) {
+      if (!changed)
+        markAllAnalysesPreserved();
+      return;
+    }
+    if (failed(applyPartialConversion(lowered, target, std::move(patterns))))
       signalPassFailure();
   }
 };
