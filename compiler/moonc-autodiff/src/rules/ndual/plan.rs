@@ -367,6 +367,9 @@ pub(super) fn plan_loop(s: &ReverseState, op: Op, carried: &[usize]) -> Result<L
             );
         }
     }
+    if sums.is_empty() && selection.is_none() && stores.is_empty() {
+        return Err("it neither sums nor stores anything active".into());
+    }
     check_width(loads.len() + invariants.len())?;
     Ok(LoopPlan {
         sums,
