@@ -193,8 +193,9 @@ def MoonMathBeforeLibm : Pass<"moon-math-before-libm", "ModuleOp"> {
       become LLVM intrinsics (convert-math-to-llvm's patterns, applied to
       these ops only, after flattening n-D vectors to 1-D ones, which those
       patterns need);
-    - `fma` becomes `llvm.intr.fma` the same way: libm has it, but a call
-      of it would not vectorize, and leaving it to libm would make
+    - `fma` becomes `llvm.intr.fma` (scalars and 1-D vectors directly,
+      n-D vectors flattened first): libm has it, but a call of it would
+      not vectorize, and leaving it to libm would make
       `convert-math-to-libm` walk a module whose only math ops are the
       `fma`s of `moon-inline-exp`'s kernel.
 

@@ -157,26 +157,24 @@ struct MathBeforeLibmPass
     target.markUnknownOpDynamicallyLegal(
         [](Operation *op) { return !isLoweredToLlvm(op); });
     // fma on the LLVM dialect's own types becomes llvm.intr.fma directly,
-    // not through the conversion, which takes microseconds an op: a module
-    // of thousands of functions with an exp inlined in each
-    // (moon-inline-exp) has a dozen fmas per function.
+    // not through the conversion, which takes microseconds an op (a module
+    // of thousands of functions with an exp inlined in each has a dozen
+    // fmas per function); the conversion visits only the other ops it
+    // lowers. With neither, the IR stays as it is and is not verified again.
     bool changed = false;
-    IRRewriter rewriter(context);
-    getOperation()->walk([&](math::FmaOp fma) {
-      if (!LLVM::isCompatibleType(fma.getType()))
-        return;
-      rewriter.setInsertionPoint(fma);
-      rewriter.replaceOpWithNewOp<LLVM::FMAOp>(
-          fma, fma.getA(), fma.getB(), fma.getC(),
-          arith::convertArithFastMathAttrToLLVM(fma.getFastmathAttr()));
-      changed = true;
-    });
-    // The conversion visits only the ops it lowers; with none and no fma,
-    // the IR stays as it is and is not verified again.
     SmallVector<Operation *> lowered;
+    IRRewriter rewriter(context);
     getOperation()->walk([&](Operation *op) {
-      if (target.isIllegal(op))
+      auto fma = dyn_cast<math::FmaOp>(op);
+      if (fma && LLVM::isCompatibleType(fma.getType())) {
+        rewriter.setInsertionPoint(fma);
+        rewriter.replaceOpWithNewOp<LLVM::FMAOp>(
+            fma, fma.getA(), fma.getB(), fma.getC(),
+            arith::convertArithFastMathAttrToLLVM(fma.getFastmathAttr()));
+        changed = true;
+      } else if (target.isIllegal(op)) {
         lowered.push_back(op);
+      }
     });
     if (lowered.empty()) {
       if (!changed)
