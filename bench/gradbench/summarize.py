@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Summarize forward.py logs: per eval and size, the median `evaluate`
-timing of primal/objective and gradient/jacobian, their ratio, and the
-evals' validation.
+timing of the primal function (primal, objective or cost) and of the
+derivative (gradient, jacobian or dir), their ratio, and the evals'
+validation. Evals without a primal function (saddle and particle: four
+nestings of derivatives) get one column per function instead.
 
 usage: summarize.py LOG...
 
@@ -47,6 +49,10 @@ def read(path):
     return module or path, order, rows, fails, compile_ms
 
 
+# The primal and derivative functions of the evals that have both.
+PAIRS = [("primal", "gradient"), ("objective", "jacobian"), ("cost", "dir")]
+
+
 def combine(timings):
     """The median of the runs' medians and the calls of all runs, or None
     when a run failed."""
@@ -68,16 +74,26 @@ def main():
         print(f"## {module}\n")
         print(f"{len(logs)} run(s): {', '.join(log[0] for log in logs)}; compile ms {compile_ms}; "
               f"analyses valid={valid} invalid={total - valid}\n")
-        print("| size | primal ms (calls) | deriv ms (calls) | ratio | valid |")
-        print("|---|---|---|---|---|")
+        fmt = lambda x: f"{x[0]/1e6:.4g} ({x[1]})" if x else "FAIL"
+        functions = [f for f in logs[0][2][order[0]] if f != "valid"] if order else []
+        pair = next((p for p in PAIRS if p[0] in functions), None)
+        if pair:
+            print("| size | primal ms (calls) | deriv ms (calls) | ratio | valid |")
+            print("|---|---|---|---|---|")
+        else:
+            print(f"| size | {' | '.join(f + ' ms (calls)' for f in functions)} | valid |")
+            print("|---" * (len(functions) + 2) + "|")
         for d in order:
             per_run = [log[2].get(d, {}) for log in logs]
-            p = combine([r.get("primal", r.get("objective")) for r in per_run])
-            g = combine([r.get("gradient", r.get("jacobian")) for r in per_run])
-            fmt = lambda x: f"{x[0]/1e6:.4g} ({x[1]})" if x else "FAIL"
-            ratio = f"{g[0]/p[0]:.2f}" if p and g else "-"
             v = [x for r in per_run for x in r.get("valid", [])]
-            print(f"| {d} | {fmt(p)} | {fmt(g)} | {ratio} | {sum(v)}/{len(v)} |")
+            if pair:
+                p = combine([r.get(pair[0]) for r in per_run])
+                g = combine([r.get(pair[1]) for r in per_run])
+                ratio = f"{g[0]/p[0]:.2f}" if p and g else "-"
+                print(f"| {d} | {fmt(p)} | {fmt(g)} | {ratio} | {sum(v)}/{len(v)} |")
+            else:
+                times = [fmt(combine([r.get(f) for r in per_run])) for f in functions]
+                print(f"| {d} | {' | '.join(times)} | {sum(v)}/{len(v)} |")
         print()
         for log in logs:
             for f in log[3]:

@@ -6,7 +6,7 @@
 use super::{
     ba,
     buffers::{Arg, Array},
-    gmm, llsq, lse, lstm, ode,
+    det, gmm, ht, kmeans, llsq, lse, lstm, nested, ode,
 };
 use moonc_call::{json::Json, tensor::Tensor};
 use serde_json::Value;
@@ -185,13 +185,18 @@ fn numbers(value: &Value, depth: usize) -> Result<(Vec<usize>, Vec<f64>), String
 }
 
 /// Every eval moonc knows of, implemented or not.
-static EVALS: [&Eval; 6] = [
-    &lse::EVAL,
-    &llsq::EVAL,
+static EVALS: [&Eval; 11] = [
+    &ba::EVAL,
+    &det::EVAL,
     &gmm::EVAL,
+    &ht::EVAL,
+    &kmeans::EVAL,
+    &llsq::EVAL,
+    &lse::EVAL,
     &lstm::EVAL,
     &ode::EVAL,
-    &ba::EVAL,
+    &nested::PARTICLE,
+    &nested::SADDLE,
 ];
 
 /// The eval named `name`.

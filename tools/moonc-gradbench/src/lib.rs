@@ -21,11 +21,15 @@
 
 mod ba;
 mod buffers;
+mod det;
 mod evals;
 mod gmm;
+mod ht;
+mod kmeans;
 mod llsq;
 mod lse;
 mod lstm;
+mod nested;
 mod ode;
 mod runs;
 mod workload;

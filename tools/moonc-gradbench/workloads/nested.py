@@ -1,8 +1,14 @@
-"""Prints GradBench's two nested-AD evaluations, `saddle` and `particle`,
-as MLIR (usage: gradbench.py saddle|particle), in the four nestings of
-the outer and inner gradients: forward (F: one moon.jvp per coordinate) or
-reverse (R: moon.grad). Entries: @saddle_ff .. @saddle_rr (x*, y*) and
-@particle_ff .. @particle_rr (w*).
+"""Prints the workloads of GradBench's two nested-AD evals, `saddle` and
+`particle` (usage: nested.py saddle|particle > NAME.mlir; the printed
+files are committed beside this one and built into moonc), in the four
+nestings of the outer and inner gradients: forward (F: one moon.jvp per
+coordinate) or reverse (R: moon.grad). Entries, one per GradBench function
+(ff, fr, rf, rr: outer then inner mode):
+- @saddle_ff(s0, s1) .. @saddle_rr -> (x1, x2, y1, y2): GradBench's input
+  `start` is the starting point of every gradient descent; x minimizes
+  max_y f(x, y), then y maximizes f(x, y) with the outer mode's gradient.
+- @particle_ff(w0) .. @particle_rr -> w: GradBench's input `w` is where the
+  descent starts.
 
 Both follow Siskind and Pearlmutter's definitions: `argmin` is GradBench's
 multivariate_argmin (gradient steps from eta = 1e-5, doubled after ten
@@ -163,23 +169,22 @@ def saddle():
     for inner in "FR":
         parts.append(gradient(f"saddle_neg_f_grad_{inner}", "saddle_neg_f", 2, 2, inner))
         parts.append(argmin(f"saddle_argmax_y_{inner}", "saddle_neg_f", f"saddle_neg_f_grad_{inner}", 2, 2))
-        parts.append(f"""// max over y of f(x, y), from y = (1, 1)
-func.func @saddle_max_y_{inner}(%x1: f64, %x2: f64) -> f64 {{
-  %one = arith.constant 1.0 : f64
-  %y:2 = func.call @saddle_argmax_y_{inner}(%x1, %x2, %one, %one) : (f64, f64, f64, f64) -> (f64, f64)
+        parts.append(f"""// max over y of f(x, y), from y = s
+func.func @saddle_max_y_{inner}(%s1: f64, %s2: f64, %x1: f64, %x2: f64) -> f64 {{
+  %y:2 = func.call @saddle_argmax_y_{inner}(%x1, %x2, %s1, %s2) : (f64, f64, f64, f64) -> (f64, f64)
   %v = func.call @saddle_f(%x1, %x2, %y#0, %y#1) : (f64, f64, f64, f64) -> f64
   return %v : f64
 }}""")
     for outer in "FR":
         for inner in "FR":
             oi = outer.lower() + inner.lower()
-            parts.append(gradient(f"saddle_max_y_{inner}_grad_{outer}", f"saddle_max_y_{inner}", 0, 2, outer))
-            parts.append(argmin(f"saddle_argmin_x_{oi}", f"saddle_max_y_{inner}", f"saddle_max_y_{inner}_grad_{outer}", 0, 2))
-            parts.append(f"""// GradBench saddle, outer gradients by {outer}, inner by {inner}.
-func.func @saddle_{oi}() -> (f64, f64, f64, f64) {{
-  %one = arith.constant 1.0 : f64
-  %x:2 = func.call @saddle_argmin_x_{oi}(%one, %one) : (f64, f64) -> (f64, f64)
-  %y:2 = func.call @saddle_argmax_y_{inner}(%x#0, %x#1, %one, %one) : (f64, f64, f64, f64) -> (f64, f64)
+            parts.append(gradient(f"saddle_max_y_{inner}_grad_{outer}", f"saddle_max_y_{inner}", 2, 2, outer))
+            parts.append(argmin(f"saddle_argmin_x_{oi}", f"saddle_max_y_{inner}", f"saddle_max_y_{inner}_grad_{outer}", 2, 2))
+            parts.append(f"""// GradBench saddle, outer gradients by {outer}, inner by {inner}; the
+// final argmax takes the outer mode's gradient, as the eval asks.
+func.func @saddle_{oi}(%s1: f64, %s2: f64) -> (f64, f64, f64, f64) {{
+  %x:2 = func.call @saddle_argmin_x_{oi}(%s1, %s2, %s1, %s2) : (f64, f64, f64, f64) -> (f64, f64)
+  %y:2 = func.call @saddle_argmax_y_{outer}(%x#0, %x#1, %s1, %s2) : (f64, f64, f64, f64) -> (f64, f64)
   return %x#0, %x#1, %y#0, %y#1 : f64, f64, f64, f64
 }}""")
     return "\n\n".join(parts)
@@ -254,11 +259,12 @@ func.func @particle_euler_{inner}(%w: f64) -> f64 {{
             parts.append(gradient(f"particle_euler_{inner}_grad_{outer}", f"particle_euler_{inner}", 0, 1, outer))
             parts.append(argmin(f"particle_argmin_{oi}", f"particle_euler_{inner}", f"particle_euler_{inner}_grad_{outer}", 0, 1))
             parts.append(f"""// GradBench particle, outer gradients by {outer}, inner by {inner}.
-func.func @particle_{oi}() -> f64 {{
-  %zero = arith.constant 0.0 : f64
-  %w = func.call @particle_argmin_{oi}(%zero) : (f64) -> f64
+func.func @particle_{oi}(%w0: f64) -> f64 {{
+  %w = func.call @particle_argmin_{oi}(%w0) : (f64) -> f64
   return %w : f64
 }}""")
     return "\n\n".join(parts)
 
-print({"saddle": saddle, "particle": particle}[sys.argv[1]]())
+which = sys.argv[1]
+print(f"// GradBench's `{which}`, printed by nested.py ({which}); do not edit.")
+print({"saddle": saddle, "particle": particle}[which]())
