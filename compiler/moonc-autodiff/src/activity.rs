@@ -9,6 +9,14 @@
 //! stored, copied or computed into any view of it. The analysis is a
 //! fixpoint over the whole function, so loops and stores that come later
 //! in program order are accounted for.
+//!
+//! A scalar is active only when it is also *useful*: some derivative needs
+//! its own. A value whose uses are all element operations (`arith`, `math`)
+//! whose results are not useful, comparisons, or loop-carried values that
+//! nothing useful reads is not: the running minimum of a loop whose result
+//! is unused, say, gets no tangent and no adjoint (and so no tape). Every
+//! other use (a store, a call, a return, a region that is not `scf.for` or
+//! `scf.if`-like) counts as useful.
 
 use moonc_ir::ir::{Block, Op, Value};
 use moonc_ir::linalg::split_ins_outs;
@@ -38,7 +46,37 @@ impl Activity {
             .iter()
             .fold(false, |changed, &op| activity.visit(op, writes) | changed)
         {}
+        activity.keep_useful(&ops);
         activity
+    }
+
+    /// Keeps the active scalars that are useful (see the module's doc):
+    /// a fixpoint from the uses that always count, backwards through
+    /// element operations and the values `scf.for` and `scf.if`-like
+    /// operations carry or yield.
+    fn keep_useful(&mut self, ops: &[Op]) {
+        let mut useful = HashSet::new();
+        loop {
+            let mut changed = false;
+            for &op in ops.iter().rev() {
+                if op.name() == "scf.for" {
+                    changed |= same_for_each_carried(op, &mut useful);
+                }
+                for (i, v) in op.operands().into_iter().enumerate() {
+                    if self.values.contains(&v)
+                        && !useful.contains(&v)
+                        && use_is_useful(op, i, &useful)
+                    {
+                        useful.insert(v);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.values.retain(|v| useful.contains(v));
     }
 
     /// Whether `value` needs a derivative.
@@ -184,6 +222,71 @@ impl Activity {
         }
         changed
     }
+}
+
+/// Makes each value an `scf.for` carries (its block argument, yielded
+/// value and result, and then its initial value) useful when one of them
+/// is, as the rules of loops expect of activities; returns whether that
+/// changed anything.
+fn same_for_each_carried(op: Op, useful: &mut HashSet<Value>) -> bool {
+    let Some(body) = op.regions()[0].entry() else {
+        return false;
+    };
+    let (args, yields, operands) = (body.args(), yielded(body), op.operands());
+    let mut changed = false;
+    for (j, result) in op.results().into_iter().enumerate() {
+        // (The initial value may be shared with other uses, so its being
+        // useful says nothing of the loop.)
+        let carried = [args[1 + j], yields[j], result];
+        if carried.iter().any(|v| useful.contains(v)) {
+            for v in carried.into_iter().chain([operands[3 + j]]) {
+                changed |= useful.insert(v);
+            }
+        }
+    }
+    changed
+}
+
+/// Whether operand `i` of `op` is used usefully, given the values known
+/// to be useful so far.
+fn use_is_useful(op: Op, i: usize, useful: &HashSet<Value>) -> bool {
+    let name = op.name();
+    let carried = |parent: Op, j: usize| {
+        useful.contains(&parent.result(j))
+            || parent.regions()[0]
+                .entry()
+                .is_some_and(|body| useful.contains(&body.args()[1 + j]))
+    };
+    if (name.starts_with("arith.") || name.starts_with("math.")) && op.regions().is_empty() {
+        return op.results().iter().any(|r| useful.contains(r));
+    }
+    match name.as_str() {
+        "scf.for" if i >= 3 => carried(op, i - 3),
+        "scf.yield" => {
+            let parent = op.block().parent_op();
+            match parent.name().as_str() {
+                "scf.for" => carried(parent, i),
+                "scf.if" | "scf.execute_region" | "scf.index_switch" => {
+                    useful.contains(&parent.result(i))
+                }
+                _ => true,
+            }
+        }
+        _ => true,
+    }
+}
+
+/// Whether operations named `name` compute without writing memory (loads,
+/// views, element operations, and loops and branches of such operations).
+pub fn computes_only(name: &str) -> bool {
+    name.starts_with("arith.")
+        || name.starts_with("math.")
+        || name.starts_with("index.")
+        || matches!(
+            name,
+            "memref.load" | "memref.dim" | "scf.for" | "scf.if" | "scf.yield"
+        )
+        || VIEW_OPS.contains(&name)
 }
 
 /// The operands of a block's terminator (its yielded values); for

@@ -14,6 +14,7 @@ use crate::{
     activity::Activity,
     expr,
     inline::inline_helpers,
+    recompute_selected::recompute_selected,
     request::{Differentiator, Key, Requested},
     rules::{self, Forward},
     tangent::{FunctionState, op_loc, tangent_type},
@@ -139,6 +140,7 @@ pub(crate) fn generate(
     function.remove_attr("res_attrs");
     function.remove_attr("llvm.emit_c_interface");
     inline_helpers(diff, function)?;
+    recompute_selected(function);
 
     let body = function.regions()[0];
     let entry = body.entry().expect("the function has a body");

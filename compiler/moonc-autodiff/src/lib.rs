@@ -8,6 +8,7 @@ pub mod driver;
 pub mod expr;
 pub mod forward;
 mod inline;
+mod recompute_selected;
 pub mod request;
 pub mod reverse;
 pub mod rules;

@@ -56,6 +56,7 @@ use crate::{
     activity::Activity,
     adjoint::{LastWrites, ReverseState},
     inline::inline_helpers,
+    recompute_selected::recompute_selected,
     request::{Differentiator, Key, Names, Requested},
     rules::Writes,
 };
@@ -132,6 +133,7 @@ pub(crate) fn generate(
         function.remove_attr(attr);
     }
     inline_helpers(diff, function)?;
+    recompute_selected(function);
     prepare(ctx, function, diff.settings.parallel_reverse)?;
     counters_as_inductions(function);
     let writes = Writes::of(diff);

@@ -314,6 +314,10 @@ fn for_reverse(s: &mut ReverseState, op: Op) -> Result<(), Error> {
     let carried: Vec<usize> = (0..results.len())
         .filter(|&j| s.has_adjoint(results[j]) || s.has_adjoint(args[1 + j]))
         .collect();
+    // A loop that carries no adjoint and writes no memory has no reverse.
+    if carried.is_empty() && op.walk().iter().all(|o| activity::computes_only(&o.name())) {
+        return Ok(());
+    }
     let seeds: Vec<Value> = carried
         .iter()
         .map(|&j| s.take_adjoint_or_zero(results[j]))

@@ -1,0 +1,189 @@
+//! Selections recomputed: an `scf.for` that keeps the minimum (or maximum)
+//! of values it computes, `m = d(i) < m ? d(i) : m` with `d(i)` a pure
+//! computation of the iteration (k-means' nearest centroid: a distance, a
+//! helper's loop inlined), is rewritten before differentiation to carry
+//! the index of the iteration it kept as well; after the loop, the kept
+//! value is computed once more from that index and replaces the loop's.
+//!
+//! The loop's own minimum is then used by its comparisons only, so it gets
+//! no derivative (`activity.rs`: not useful): the derivative of the
+//! selection is that of one computation of `d`, where it was that of every
+//! iteration's, taped in reverse mode (`select_loop.rs` handles a kept
+//! element that is a plain load, without recomputing). The primal costs
+//! one more `d` per run of the loop, and its value is the same: `d` reads
+//! memory the loop does not write, at the same indices.
+
+use crate::activity::{computes_only, yielded};
+use moonc_ir::ir::{Block, Builder, Op, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Rewrites the selection loops of `function` (see the module's doc);
+/// returns whether it rewrote any.
+pub(crate) fn recompute_selected(function: Op) -> bool {
+    let mut rewritten = false;
+    for op in function.walk() {
+        if op.name() != "scf.for" {
+            continue;
+        }
+        if let Some(selection) = selection(op) {
+            rewrite(op, &selection);
+            rewritten = true;
+        }
+    }
+    rewritten
+}
+
+/// A carried value that a loop selects from values it computes.
+struct Selection {
+    /// The carried value's position.
+    j: usize,
+    /// The select's condition, and whether it keeps the element when true.
+    condition: Value,
+    element_if_true: bool,
+    /// The computed element, and the operations of the loop body that
+    /// compute it, in order.
+    element: Value,
+    slice: Vec<Op>,
+}
+
+/// The first carried value of the `scf.for` `op` that it selects from a
+/// computed element, when the loop writes no memory.
+fn selection(op: Op) -> Option<Selection> {
+    let body = op.regions()[0].entry()?;
+    if !op.walk().iter().all(|o| computes_only(&o.name())) {
+        return None;
+    }
+    let args = body.args();
+    let yields = yielded(body);
+    (0..op.results().len()).find_map(|j| {
+        let result = op.result(j);
+        if result.users().is_empty() {
+            return None;
+        }
+        let acc = args[1 + j];
+        let select = yields[j].defining_op()?;
+        if select.name() != "arith.select" || select.block() != body || yields[j].users().len() != 1
+        {
+            return None;
+        }
+        let [condition, on_true, on_false] = select.operands()[..] else {
+            return None;
+        };
+        let (element, element_if_true) = match (on_true == acc, on_false == acc) {
+            (false, true) => (on_true, true),
+            (true, false) => (on_false, false),
+            _ => return None,
+        };
+        let compared_only = acc
+            .users()
+            .iter()
+            .all(|u| *u == select || u.name() == "arith.cmpf" && u.result(0) == condition);
+        let computed = element.ty().is_float()
+            && element.block() == body
+            && element
+                .defining_op()
+                .is_some_and(|d| d.name() != "memref.load");
+        if !compared_only || !computed {
+            return None;
+        }
+        let slice = slice(body, element)?;
+        Some(Selection {
+            j,
+            condition,
+            element_if_true,
+            element,
+            slice,
+        })
+    })
+}
+
+/// The operations of the loop body `body` that compute `element`, in
+/// order, when they depend on no carried value (only on the induction
+/// variable and values from outside the loop).
+fn slice(body: Block, element: Value) -> Option<Vec<Op>> {
+    let iv = body.args()[0];
+    let mut needed: HashSet<Op> = HashSet::new();
+    let mut pending = vec![element];
+    while let Some(v) = pending.pop() {
+        // Values from outside the loop, and those of the nested regions of
+        // operations already needed, are there.
+        if v == iv || !v.block().is_within(body) || v.block() != body {
+            continue;
+        }
+        // (A carried value has no defining operation: no slice.)
+        let op = v.defining_op()?;
+        if !needed.insert(op) {
+            continue;
+        }
+        for o in std::iter::once(op).chain(op.walk()) {
+            pending.extend(o.operands());
+        }
+    }
+    Some(
+        body.ops()
+            .into_iter()
+            .filter(|o| needed.contains(o))
+            .collect(),
+    )
+}
+
+/// Carries the kept iteration's index through `op` and recomputes the kept
+/// element after it.
+fn rewrite(op: Op, sel: &Selection) {
+    let body = op.regions()[0].entry().expect("a loop body");
+    let iv = body.args()[0];
+    let index = iv.ty();
+    let ub = op.operand(1);
+    let kept_arg = body.add_arg(index, op.loc());
+    let terminator = body.terminator().expect("a yield");
+    let kept = if sel.element_if_true {
+        [sel.condition, iv, kept_arg]
+    } else {
+        [sel.condition, kept_arg, iv]
+    };
+    let kept = Builder::before(terminator).value("arith.select", &kept, index, &[]);
+    let mut yields = terminator.operands();
+    yields.push(kept);
+    terminator.set_operands(&yields);
+
+    // The loop again, with the index carried from the upper bound ("none").
+    let mut operands = op.operands();
+    operands.push(ub);
+    let mut types: Vec<_> = op.results().iter().map(|r| r.ty()).collect();
+    types.push(index);
+    let attrs = op.attrs();
+    let attrs: Vec<_> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let new = Builder::before(op).create("scf.for", &operands, &types, &attrs, &op.regions(), &[]);
+    for (old, now) in op.results().into_iter().zip(new.results()) {
+        old.replace_uses(now);
+    }
+    op.erase();
+
+    // The element at the kept iteration, or the initial value.
+    let last = new.result(types.len() - 1);
+    let ctx = new.ctx();
+    let mut b = Builder::after(new);
+    let i1 = ctx.ty("i1");
+    let ne = ctx.attr("1 : i64");
+    let found = b.value("arith.cmpi", &[last, ub], i1, &[("predicate", ne)]);
+    let ty = sel.element.ty();
+    let (recomputed, then, otherwise) = b.if_else(found, &[ty]);
+    let mut mapping = HashMap::from([(iv, last)]);
+    let mut then_b = Builder::at_end(then, new.loc());
+    for &o in &sel.slice {
+        let clone = then_b.insert(o.clone_detached());
+        // Operands of the clone and of its nested operations that the body
+        // defines are renamed to their clones.
+        for c in std::iter::once(clone).chain(clone.walk()) {
+            let renamed: Vec<Value> = (c.operands().iter())
+                .map(|v| *mapping.get(v).unwrap_or(v))
+                .collect();
+            c.set_operands(&renamed);
+        }
+        mapping.extend(o.results().into_iter().zip(clone.results()));
+    }
+    then_b.create("scf.yield", &[mapping[&sel.element]], &[], &[], &[], &[]);
+    let init = new.operand(3 + sel.j);
+    Builder::at_end(otherwise, new.loc()).create("scf.yield", &[init], &[], &[], &[], &[]);
+    new.result(sel.j).replace_uses(recomputed.result(0));
+}
