@@ -33,11 +33,13 @@
 //     simple one when it has none (pass a 0 x 2 %us), as the C++ decides
 //     (`input.us.size() != 0`).
 //   @ht_jacobian(the same arguments but %err, then %jac: memref<?x?xf64>)
-//     jac (3n x C) is GradBench's Jacobian row by row: jac[3i + j][c] =
-//     d residual (3i + j) / d column c. Complicated: C = 28, column 0 is
-//     us[i][0] and column 1 us[i][1] of the residual's own point i (the
-//     others are 0), columns 2..27 are theta[0..25]. Simple: C = 26, the
-//     theta columns. (tools/manual/ht_d.hpp's pJ: du0, du1, then theta.)
+//     jac (3n x C, every element written) is GradBench's Jacobian row by
+//     row: jac[3i + j][c] = d err[i][j] / d (column c). Complicated: C = 28;
+//     column 0 is us[i][0] and column 1 us[i][1] of the residual's own
+//     point i (it depends on no other point's us), columns 2..27 are
+//     theta[0..25]. Simple: C = 26, the theta columns. This is the order of
+//     tools/manual/ht_d.hpp's pJ (du0, du1, then theta), which is
+//     column-major; GradBench's output is its rows.
 //
 // GradBench input -> arguments (HandInput's JSON, python/gradbench/gradbench/
 // adbench/ht_data.py), every list taken as it is, row-major, nothing
@@ -57,14 +59,21 @@
 //   data.points (n x 3)                 -> %points
 //   bone_names and bone_count are not read: B is the length of parents.
 //
-// The Jacobian is one `moon.jvp` of the objective in vector mode, the way a
-// user of a forward-mode tool asks for it. Simple: width 26, theta seeded
-// with the identity. Complicated: width 28, direction 0 seeds us[i][0] and
-// direction 1 us[i][1] of every point i at once (each residual depends only
-// on its own point's us, so its tangent in direction 0 or 1 is its
-// derivative with respect to its own u0 or u1), directions 2..27 theta. The
-// err shadow (C x n x 3, i.e. column-major like the reference's pJ) is then
-// copied into jac's rows.
+// The Jacobian is requested the way a user of a forward-mode tool would:
+// `moon.jvp` of the objective in vector mode, theta seeded with the
+// identity, width 26. Complicated: a second `moon.jvp`, width 2, with theta
+// constant, whose direction 0 seeds us[i][0] and direction 1 us[i][1] of
+// every point i at once (each residual depends only on its own point's us,
+// so its tangent in direction 0 or 1 is its derivative with respect to its
+// own u0 or u1). One jvp of width 28 over both was also correct, but
+// slower: 41 ms against 25 ms on hand11 complicated small, and twice the
+// compile time. The err shadows (C x n x 3, column-major like the
+// reference's pJ) are then copied into jac's rows.
+//
+// With is_mirrored set, this Jacobian agrees with finite differences and
+// tools/manual's does not in the 20 finger columns (ht_d.hpp negates the
+// positions' x row but not its positions_d); GradBench's data is never
+// mirrored (io.py reads is_mirrored as false).
 
 !v3 = memref<3xf64, strided<[1], offset: ?>>
 !vn = memref<?xf64, strided<[1], offset: ?>>
@@ -736,7 +745,6 @@ func.func @ht_jacobian(%theta: memref<26xf64>, %us: memref<?x2xf64>,
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
   %c26 = arith.constant 26 : index
-  %c28 = arith.constant 28 : index
   %zero = arith.constant 0.0 : f64
   %one = arith.constant 1.0 : f64
   %n = memref.dim %correspondences, %c0 : memref<?xi32>
@@ -744,48 +752,63 @@ func.func @ht_jacobian(%theta: memref<26xf64>, %us: memref<?x2xf64>,
   %complicated = arith.cmpi ne, %nus, %c0 : index
   %err = memref.alloc(%n) : memref<?x3xf64>
   scf.if %complicated {
-    // Direction d: d = 0, 1 are every point's u0, u1; d = 2 + k is theta[k].
-    %d_theta = memref.alloc() : memref<28x26xf64>
-    %d_us = memref.alloc(%n) : memref<28x?x2xf64>
-    %d_err = memref.alloc(%n) : memref<28x?x3xf64>
-    scf.for %d = %c0 to %c28 step %c1 {
+    %d_theta = memref.alloc() : memref<26x26xf64>
+    %d_err = memref.alloc(%n) : memref<26x?x3xf64>
+    scf.for %d = %c0 to %c26 step %c1 {
       scf.for %k = %c0 to %c26 step %c1 {
-        %k2 = arith.addi %k, %c2 : index
-        %eq = arith.cmpi eq, %d, %k2 : index
+        %eq = arith.cmpi eq, %d, %k : index
         %v = arith.select %eq, %one, %zero : f64
-        memref.store %v, %d_theta[%d, %k] : memref<28x26xf64>
+        memref.store %v, %d_theta[%d, %k] : memref<26x26xf64>
       }
+    }
+    moon.jvp @objective_complicated(%theta, %us, %parents, %base_relatives,
+        %inverse_base_absolutes, %base_positions, %weights, %triangles,
+        %is_mirrored, %correspondences, %points, %err, %d_theta, %d_err)
+        args [dup, const, const, const, const, const, const, const, const,
+              const, const, dup_noneed] width 26
+        : (memref<26xf64>, memref<?x2xf64>, memref<?xi32>, memref<?x4x4xf64>,
+           memref<?x4x4xf64>, memref<?x4xf64>, memref<?x?xf64>,
+           memref<?x3xi32>, i64, memref<?xi32>, memref<?x3xf64>,
+           memref<?x3xf64>, memref<26x26xf64>, memref<26x?x3xf64>) -> ()
+    %d_us = memref.alloc(%n) : memref<2x?x2xf64>
+    %d_err2 = memref.alloc(%n) : memref<2x?x3xf64>
+    scf.for %d = %c0 to %c2 step %c1 {
       scf.for %i = %c0 to %n step %c1 {
         scf.for %k = %c0 to %c2 step %c1 {
           %eq = arith.cmpi eq, %d, %k : index
           %v = arith.select %eq, %one, %zero : f64
-          memref.store %v, %d_us[%d, %i, %k] : memref<28x?x2xf64>
+          memref.store %v, %d_us[%d, %i, %k] : memref<2x?x2xf64>
         }
       }
     }
     moon.jvp @objective_complicated(%theta, %us, %parents, %base_relatives,
         %inverse_base_absolutes, %base_positions, %weights, %triangles,
-        %is_mirrored, %correspondences, %points, %err, %d_theta, %d_us, %d_err)
-        args [dup, dup, const, const, const, const, const, const, const,
-              const, const, dup_noneed] width 28
+        %is_mirrored, %correspondences, %points, %err, %d_us, %d_err2)
+        args [const, dup, const, const, const, const, const, const, const,
+              const, const, dup_noneed] width 2
         : (memref<26xf64>, memref<?x2xf64>, memref<?xi32>, memref<?x4x4xf64>,
            memref<?x4x4xf64>, memref<?x4xf64>, memref<?x?xf64>,
            memref<?x3xi32>, i64, memref<?xi32>, memref<?x3xf64>,
-           memref<?x3xf64>, memref<28x26xf64>, memref<28x?x2xf64>,
-           memref<28x?x3xf64>) -> ()
+           memref<?x3xf64>, memref<2x?x2xf64>, memref<2x?x3xf64>) -> ()
     scf.for %i = %c0 to %n step %c1 {
       %row0 = arith.muli %i, %c3 : index
       scf.for %j = %c0 to %c3 step %c1 {
         %row = arith.addi %row0, %j : index
-        scf.for %d = %c0 to %c28 step %c1 {
-          %v = memref.load %d_err[%d, %i, %j] : memref<28x?x3xf64>
+        scf.for %d = %c0 to %c2 step %c1 {
+          %v = memref.load %d_err2[%d, %i, %j] : memref<2x?x3xf64>
           memref.store %v, %jac[%row, %d] : memref<?x?xf64>
+        }
+        scf.for %d = %c0 to %c26 step %c1 {
+          %v = memref.load %d_err[%d, %i, %j] : memref<26x?x3xf64>
+          %d2 = arith.addi %d, %c2 : index
+          memref.store %v, %jac[%row, %d2] : memref<?x?xf64>
         }
       }
     }
-    memref.dealloc %d_theta : memref<28x26xf64>
-    memref.dealloc %d_us : memref<28x?x2xf64>
-    memref.dealloc %d_err : memref<28x?x3xf64>
+    memref.dealloc %d_theta : memref<26x26xf64>
+    memref.dealloc %d_err : memref<26x?x3xf64>
+    memref.dealloc %d_us : memref<2x?x2xf64>
+    memref.dealloc %d_err2 : memref<2x?x3xf64>
   } else {
     // Direction d is theta[d].
     %d_theta = memref.alloc() : memref<26x26xf64>
