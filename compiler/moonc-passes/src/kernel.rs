@@ -46,6 +46,21 @@ impl Kernel {
 }
 
 impl Kernel {
+    /// Copies the top-level operations of the parsed module that `module`
+    /// has no symbol of the same name for (functions and declarations).
+    pub(crate) fn copy_missing_into(&self, module: Op) {
+        let body = module.regions()[0].blocks()[0];
+        let name = |op: &Op| op.attr("sym_name").map(|n| n.to_string());
+        let present: Vec<String> = body.ops().iter().filter_map(name).collect();
+        // SAFETY: the parsed module is live while `self` is.
+        let top = Block(unsafe { sys::mlirModuleGetBody(self.module) });
+        for op in top.ops() {
+            if name(&op).is_none_or(|n| !present.contains(&n)) {
+                Builder::at_end(body, op.loc()).insert(op.clone_detached());
+            }
+        }
+    }
+
     /// Parses `text` (a module holding one function of region-less ops,
     /// NUL-terminated, as MLIR's parser wants its buffer) in `anchor`'s
     /// context; `origin` names the file in the panic when it does not parse.

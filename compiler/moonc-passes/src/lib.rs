@@ -19,6 +19,7 @@ pub mod grad_to_vjp;
 pub mod hvp_to_jvp;
 pub mod inline_alloca_scopes;
 pub mod inline_exp;
+pub mod inline_tape;
 mod kernel;
 pub mod linalg_to_blas;
 mod loop_annotation;
@@ -90,6 +91,7 @@ pub static PASSES: &[&PassInfo] = &[
     &flush_subnormals::FLUSH_SUBNORMALS,
     &short_update_loops::SHORT_UPDATE_LOOPS,
     &outline_loops::OUTLINE_LOOPS,
+    &inline_tape::INLINE_TAPE,
 ];
 
 /// Registers every moonc pass in MLIR's global pass registry (once per

@@ -296,6 +296,24 @@ void moonrt_tape_push_i64(int64_t value);
 int64_t moonrt_tape_pop_i64(void);
 
 /*
+ * The cursor of the calling thread's stack of doubles and int64_ts, through
+ * which compiled code (moonc's --moon-inline-tape) pushes and pops without
+ * a call while the current block has room: a push stores at `top` and
+ * moves it up by 8 unless `top == end`; a pop, unless `top == base`, first
+ * raises `high` to `top` (which keeps moonrt_tape_peak_bytes exact), then
+ * moves `top` down by 8 and loads. Otherwise they call the functions
+ * above, which move the cursor to another block. Its address is the same
+ * for the thread's life.
+ */
+typedef struct moonrt_tape_cursor_t {
+    unsigned char *top;
+    unsigned char *end;
+    unsigned char *base;
+    unsigned char *high;
+} moonrt_tape_cursor_t;
+moonrt_tape_cursor_t *moonrt_tape_cursor(void);
+
+/*
  * Counts bytes of memory that compiled code allocated itself for its tape
  * (a buffer sized before a loop, with memref.alloc) as in use on the default
  * tape, so that it shows in moonrt_tape_peak_bytes. Negative: an error.

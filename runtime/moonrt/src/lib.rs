@@ -58,7 +58,7 @@ pub use gpu::{
 };
 pub use memref::MemRef;
 pub use tape::{
-    moonrt_tape_bytes_in_use, moonrt_tape_note_alloc, moonrt_tape_note_free,
+    moonrt_tape_bytes_in_use, moonrt_tape_cursor, moonrt_tape_note_alloc, moonrt_tape_note_free,
     moonrt_tape_peak_bytes, moonrt_tape_pop_f32, moonrt_tape_pop_f64, moonrt_tape_pop_i64,
     moonrt_tape_push_f32, moonrt_tape_push_f64, moonrt_tape_push_i64, moonrt_tape_reset_peak,
     moonrt_tape_set_limit,
@@ -178,6 +178,7 @@ pub fn jit_symbols() -> Vec<(&'static str, *const std::ffi::c_void)> {
         moonrt_last_error,
         moonrt_set_error,
         moonrt_tape_bytes_in_use,
+        moonrt_tape_cursor,
         moonrt_tape_note_alloc,
         moonrt_tape_note_free,
         moonrt_tape_peak_bytes,

@@ -13,25 +13,35 @@ static LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
 /// Bytes of one block, the unit a stack takes from its arena.
 const BLOCK_BYTES: usize = 4096;
 
+/// Where a stack's current block is: what compiled code reads and moves to
+/// push and pop without a call (`moonrt_tape_cursor`, `--moon-inline-tape`).
+/// `top` is the next free slot, `end` the end of the block, `base` its
+/// start; all null before the first push. `high` is the highest `top` a pop
+/// has started from since the peak was last brought up to date (pops
+/// record it, so that the peak stays exact without pushes counting bytes).
+#[repr(C)]
+pub struct Cursor {
+    top: *mut u8,
+    end: *mut u8,
+    base: *mut u8,
+    high: *mut u8,
+}
+
 /// A LIFO of `SLOT`-byte values (8 for f64 and i64, 4 for f32).
 ///
 /// Design: values live in fixed-size blocks pushed on a private [`Arena`]
-/// (created on the first push). The current block and the number of slots
-/// used in it are all a push or pop touches, unless the block is full (a
-/// push then takes a new block from the arena) or empty (a pop then gives
-/// the block back and goes on in the previous one, which is full). The
-/// arena reuses its chunks, and `blocks` keeps its capacity, so once a tape
-/// has reached its peak nothing allocates any more.
+/// (created on the first push). The cursor into the current block is all
+/// a push or pop touches, unless the block is full (a push then takes a
+/// new block from the arena) or empty (a pop then gives the block back and
+/// goes on in the previous one, which is full). The arena reuses its
+/// chunks, and `blocks` keeps its capacity, so once a tape has reached its
+/// peak nothing allocates any more.
 struct Stack<const SLOT: usize> {
+    cursor: Cursor,
     /// The arena the blocks come from, once the first push needed one.
     arena: Option<Arena>,
-    /// Every block in use, in order; the last one is `current`.
+    /// Every block in use, in order; the last one is the cursor's.
     blocks: Vec<NonNull<u8>>,
-    /// The last block (null before the first push).
-    current: *mut u8,
-    /// Slots used in `current`; `SLOTS` (full) before the first push, so
-    /// that it takes the slow path.
-    used: usize,
 }
 
 impl<const SLOT: usize> Stack<SLOT> {
@@ -40,10 +50,14 @@ impl<const SLOT: usize> Stack<SLOT> {
 
     const fn new() -> Self {
         Stack {
+            cursor: Cursor {
+                top: ptr::null_mut(),
+                end: ptr::null_mut(),
+                base: ptr::null_mut(),
+                high: ptr::null_mut(),
+            },
             arena: None,
             blocks: Vec::new(),
-            current: ptr::null_mut(),
-            used: Self::SLOTS,
         }
     }
 
@@ -51,30 +65,31 @@ impl<const SLOT: usize> Stack<SLOT> {
     /// when memory runs out.
     #[inline(always)]
     fn push(&mut self, bits: u64) -> bool {
-        if self.used == Self::SLOTS && !self.next_block() {
+        if self.cursor.top == self.cursor.end && !self.next_block() {
             return false;
         }
-        // SAFETY: `used < SLOTS`, so the slot lies in the current block.
+        // SAFETY: `top < end`, so the slot lies in the current block.
         unsafe {
-            let slot = self.current.add(self.used * SLOT);
-            ptr::copy_nonoverlapping(bits.to_le_bytes().as_ptr(), slot, SLOT);
+            ptr::copy_nonoverlapping(bits.to_le_bytes().as_ptr(), self.cursor.top, SLOT);
+            self.cursor.top = self.cursor.top.add(SLOT);
         }
-        self.used += 1;
         true
     }
 
     /// Pops the latest value, or `None` when the stack is empty.
     #[inline(always)]
     fn pop(&mut self) -> Option<u64> {
-        if self.used == 0 || self.current.is_null() {
+        if self.cursor.top == self.cursor.base {
             self.previous_block()?;
         }
-        self.used -= 1;
+        let c = &mut self.cursor;
+        c.high = c.high.max(c.top);
         let mut bytes = [0u8; 8];
-        // SAFETY: slot `used` of the current block holds a pushed value.
+        // SAFETY: `top > base`: the slot below it holds a pushed value.
         unsafe {
-            ptr::copy_nonoverlapping(self.current.add(self.used * SLOT), bytes.as_mut_ptr(), SLOT)
-        };
+            c.top = c.top.sub(SLOT);
+            ptr::copy_nonoverlapping(c.top, bytes.as_mut_ptr(), SLOT);
+        }
         Some(u64::from_le_bytes(bytes))
     }
 
@@ -96,7 +111,7 @@ impl<const SLOT: usize> Stack<SLOT> {
             match block {
                 Ok(block) => {
                     self.blocks.push(block);
-                    (self.current, self.used) = (block.as_ptr(), 0);
+                    self.point_at(block.as_ptr(), 0);
                     true
                 }
                 Err(error) => {
@@ -117,16 +132,41 @@ impl<const SLOT: usize> Stack<SLOT> {
         let arena = self.arena.as_mut()?;
         arena.pop(BLOCK_BYTES, SLOT).ok()?;
         self.blocks.pop();
-        self.current = self.blocks.last()?.as_ptr();
-        self.used = Self::SLOTS;
+        let block = self.blocks.last()?.as_ptr();
+        self.point_at(block, BLOCK_BYTES);
         Some(())
+    }
+
+    /// Moves the cursor to `block`, `used` bytes of it in use.
+    fn point_at(&mut self, block: *mut u8, used: usize) {
+        // SAFETY: `used` and `BLOCK_BYTES` are within the block.
+        self.cursor = unsafe {
+            Cursor {
+                top: block.add(used),
+                end: block.add(BLOCK_BYTES),
+                base: block,
+                high: block.add(used),
+            }
+        };
     }
 
     /// How many values are on the stack.
     fn len(&self) -> usize {
+        self.len_at(self.cursor.top)
+    }
+
+    /// How many values were on the stack at its highest since the peak was
+    /// last brought up to date.
+    fn high_len(&self) -> usize {
+        self.len_at(self.cursor.high.max(self.cursor.top))
+    }
+
+    /// How many values are on the stack when its top is at `top` (in the
+    /// current block).
+    fn len_at(&self, top: *mut u8) -> usize {
         match self.blocks.len() {
             0 => 0,
-            n => (n - 1) * Self::SLOTS + self.used,
+            n => (n - 1) * Self::SLOTS + (top as usize - self.cursor.base as usize) / SLOT,
         }
     }
 }
@@ -145,9 +185,11 @@ struct Tape {
     wide: Stack<8>,
     /// f32 values.
     narrow: Stack<4>,
-    /// Bytes of the values on the tape plus the noted allocations.
-    in_use: u64,
-    /// The most `in_use` has been since the last `moonrt_tape_reset_peak`.
+    /// Bytes of the allocations noted (`moonrt_tape_note_alloc`) and not
+    /// noted as freed.
+    noted: u64,
+    /// The most bytes in use (values and noted allocations) since the last
+    /// `moonrt_tape_reset_peak`, up to the last [`Tape::update_peak`].
     peak: u64,
 }
 
@@ -156,19 +198,35 @@ impl Tape {
         Tape {
             wide: Stack::new(),
             narrow: Stack::new(),
-            in_use: 0,
+            noted: 0,
             peak: 0,
         }
     }
 
-    /// Counts `bytes` more as in use; past the limit, ends the process
-    /// ([`out_of_tape`]).
+    /// Bytes of the values on the tape plus the noted allocations.
+    fn in_use(&self) -> u64 {
+        8 * self.wide.len() as u64 + 4 * self.narrow.len() as u64 + self.noted
+    }
+
+    /// Brings the peak up to date with what the stacks held at their
+    /// highest since the last update (compiled code pushes and pops without
+    /// counting; a pop records where it started), and starts that record
+    /// again from now. Every call into the tape does this before and after
+    /// it changes anything.
+    fn update_peak(&mut self) {
+        let high = 8 * self.wide.high_len() as u64 + 4 * self.narrow.high_len() as u64;
+        self.peak = self.peak.max(high.saturating_add(self.noted));
+        self.wide.cursor.high = self.wide.cursor.top;
+        self.narrow.cursor.high = self.narrow.cursor.top;
+    }
+
+    /// Ends the process ([`out_of_tape`]) when `more` bytes beyond those in
+    /// use would pass the limit.
     #[inline(always)]
-    fn grow(&mut self, bytes: u64) {
-        self.in_use = self.in_use.saturating_add(bytes);
-        self.peak = self.peak.max(self.in_use);
-        if self.in_use > LIMIT.load(Ordering::Relaxed) {
-            out_of_tape(self.in_use);
+    fn check_limit(&self, more: u64) {
+        let needed = self.in_use().saturating_add(more);
+        if needed > LIMIT.load(Ordering::Relaxed) {
+            out_of_tape(needed);
         }
     }
 }
@@ -244,10 +302,12 @@ fn report_empty(function: &str) {
 #[inline(always)]
 fn push<const SLOT: usize>(bits: u64, stack: impl FnOnce(&mut Tape) -> &mut Stack<SLOT>) {
     with_tape((), |tape| {
+        tape.update_peak();
+        tape.check_limit(SLOT as u64);
         if !stack(tape).push(bits) {
-            out_of_tape(tape.in_use.saturating_add(BLOCK_BYTES as u64));
+            out_of_tape(tape.in_use().saturating_add(BLOCK_BYTES as u64));
         }
-        tape.grow(SLOT as u64);
+        tape.update_peak();
     })
 }
 
@@ -259,15 +319,47 @@ fn pop<const SLOT: usize>(
     stack: impl FnOnce(&mut Tape) -> &mut Stack<SLOT>,
 ) -> u64 {
     let popped = with_tape(None, |tape| {
-        let value = stack(tape).pop()?;
-        tape.in_use = tape.in_use.wrapping_sub(SLOT as u64);
-        Some(value)
+        tape.update_peak();
+        let value = stack(tape).pop();
+        tape.update_peak();
+        value
     });
     popped.unwrap_or_else(|| {
         report_empty(function);
         0
     })
 }
+
+/// The cursor of the calling thread's stack of f64 and i64 values, for
+/// compiled code that pushes and pops them without a call while there is
+/// room (`--moon-inline-tape`): a push stores at `top` and moves it up
+/// when `top != end`, a pop moves it down and loads when `top != base`
+/// (first raising `high` to `top`); otherwise they call
+/// `moonrt_tape_push_f64` and its siblings, which take or give back a
+/// block and move the cursor. Its address stays the same for the
+/// thread's life; while the thread is torn down it is a cursor with no
+/// room, so that every push and pop calls.
+#[unsafe(no_mangle)]
+pub extern "C" fn moonrt_tape_cursor() -> *mut Cursor {
+    with_tape(ptr::addr_of!(NO_ROOM.0).cast_mut(), |tape| {
+        &mut tape.wide.cursor as *mut Cursor
+    })
+}
+
+/// The cursor `moonrt_tape_cursor` gives while the tape is gone: null
+/// pointers, never written (every push and pop finds it full and empty).
+static NO_ROOM: NoRoom = NoRoom(Cursor {
+    top: ptr::null_mut(),
+    end: ptr::null_mut(),
+    base: ptr::null_mut(),
+    high: ptr::null_mut(),
+});
+
+/// [`NO_ROOM`]'s type: a cursor is raw pointers, which are not `Sync`;
+/// this one is only read.
+struct NoRoom(Cursor);
+// SAFETY: nothing writes the cursor (see `NO_ROOM`).
+unsafe impl Sync for NoRoom {}
 
 /// Pushes an f64 on the calling thread's default tape.
 #[unsafe(no_mangle)]
@@ -320,19 +412,23 @@ pub extern "C" fn moonrt_tape_note_alloc(bytes: i64) {
         ));
         return;
     }
-    with_tape((), |tape| tape.grow(bytes as u64))
+    with_tape((), |tape| {
+        tape.update_peak();
+        tape.check_limit(bytes as u64);
+        tape.noted += bytes as u64;
+        tape.update_peak();
+    })
 }
 
 /// Counts `bytes` of memory noted by `moonrt_tape_note_alloc` as released.
 #[unsafe(no_mangle)]
 pub extern "C" fn moonrt_tape_note_free(bytes: i64) {
     let noted = with_tape(None, |tape| {
-        let values = 8 * tape.wide.len() as u64 + 4 * tape.narrow.len() as u64;
-        let noted = tape.in_use.wrapping_sub(values);
-        if bytes < 0 || bytes as u64 > noted {
-            return Some(noted);
+        if bytes < 0 || bytes as u64 > tape.noted {
+            return Some(tape.noted);
         }
-        tape.in_use -= bytes as u64;
+        tape.update_peak();
+        tape.noted -= bytes as u64;
         None
     });
     if let Some(noted) = noted {
@@ -347,13 +443,19 @@ pub extern "C" fn moonrt_tape_note_free(bytes: i64) {
 /// (8 bytes per f64 or i64, 4 per f32) plus noted allocations.
 #[unsafe(no_mangle)]
 pub extern "C" fn moonrt_tape_peak_bytes() -> i64 {
-    with_tape(0, |tape| tape.peak.min(i64::MAX as u64) as i64)
+    with_tape(0, |tape| {
+        tape.update_peak();
+        tape.peak.min(i64::MAX as u64) as i64
+    })
 }
 
 /// Restarts the peak of the default tape at the bytes it holds now.
 #[unsafe(no_mangle)]
 pub extern "C" fn moonrt_tape_reset_peak() {
-    with_tape((), |tape| tape.peak = tape.in_use)
+    with_tape((), |tape| {
+        tape.update_peak();
+        tape.peak = tape.in_use();
+    })
 }
 
 /// The bytes the default tape holds now: values pushed and not popped,
@@ -361,7 +463,7 @@ pub extern "C" fn moonrt_tape_reset_peak() {
 /// derivative call.
 #[unsafe(no_mangle)]
 pub extern "C" fn moonrt_tape_bytes_in_use() -> i64 {
-    with_tape(0, |tape| tape.in_use.min(i64::MAX as u64) as i64)
+    with_tape(0, |tape| tape.in_use().min(i64::MAX as u64) as i64)
 }
 
 #[cfg(test)]
@@ -541,6 +643,72 @@ mod tests {
                 (arena.capacity_bytes(), tape.wide.blocks.capacity())
             });
             assert_eq!(capacity, after);
+        });
+    }
+
+    /// Pushes `value` as compiled code does (`--moon-inline-tape`).
+    fn inline_push(cursor: *mut Cursor, value: f64) {
+        // SAFETY: the cursor is the thread's; a slot below `end` is free.
+        unsafe {
+            let c = &mut *cursor;
+            if c.top == c.end {
+                moonrt_tape_push_f64(value);
+            } else {
+                c.top.cast::<f64>().write_unaligned(value);
+                c.top = c.top.add(8);
+            }
+        }
+    }
+
+    /// Pops as compiled code does.
+    fn inline_pop(cursor: *mut Cursor) -> f64 {
+        // SAFETY: as above; a slot below `top` holds a value.
+        unsafe {
+            let c = &mut *cursor;
+            if c.top == c.base {
+                moonrt_tape_pop_f64()
+            } else {
+                c.high = c.high.max(c.top);
+                c.top = c.top.sub(8);
+                c.top.cast::<f64>().read_unaligned()
+            }
+        }
+    }
+
+    #[test]
+    fn pushes_and_pops_through_the_cursor() {
+        on_fresh_thread(|| {
+            let cursor = moonrt_tape_cursor();
+            // Up to 3 values, down to 1, up to 2 blocks and a bit (the
+            // peak), down to 0, with an f32 pushed by call on the way.
+            inline_push(cursor, 1.0);
+            inline_push(cursor, 2.0);
+            inline_push(cursor, 3.0);
+            assert_eq!(inline_pop(cursor), 3.0);
+            assert_eq!(inline_pop(cursor), 2.0);
+            moonrt_tape_push_f32(9.0);
+            let n = 2 * BLOCK_BYTES / 8 + 5;
+            for i in 0..n {
+                inline_push(cursor, i as f64);
+            }
+            assert_eq!(moonrt_tape_bytes_in_use(), 8 * (n as i64 + 1) + 4);
+            for i in (0..n).rev() {
+                assert_eq!(inline_pop(cursor), i as f64);
+            }
+            assert_eq!(moonrt_tape_pop_f32(), 9.0);
+            assert_eq!(inline_pop(cursor), 1.0);
+            assert_eq!(moonrt_tape_bytes_in_use(), 0);
+            assert_eq!(moonrt_tape_peak_bytes(), 8 * (n as i64 + 1) + 4);
+            // A peak inside one block, between two calls, is counted too.
+            moonrt_tape_reset_peak();
+            for i in 0..7 {
+                inline_push(cursor, i as f64);
+            }
+            for _ in 0..7 {
+                inline_pop(cursor);
+            }
+            assert_eq!(moonrt_tape_peak_bytes(), 56);
+            assert_eq!(last_error(), None);
         });
     }
 

@@ -112,7 +112,7 @@ const char *const kCpuPipeline =
     "scf-forall-to-for,moon-blocked-loops,moon-reverse-loops,"
     "moon-contract-adjoints,moon-ascending-reverse-loops,moon-flush-subnormals,"
     "moon-short-update-loops,"
-    "moon-outline-loops,"
+    "moon-outline-loops,moon-inline-tape,"
     "expand-strided-metadata,lower-affine,"
     "func.func(convert-scf-to-cf),convert-math-to-funcs,moon-math-before-libm,"
     "convert-math-to-libm,"
