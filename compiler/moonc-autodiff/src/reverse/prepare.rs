@@ -62,7 +62,8 @@ pub(crate) fn prepare(ctx: Ctx, function: Op, parallel: bool) -> Result<(), Erro
 /// a constant k per iteration (`%c' = %c + k`, yielded: `init + (iv - lb)
 /// / step * k`), or by an inner loop's run over such a counter
 /// ([`inner_counter_offset`]: `Lparamsidx++` in the triangular loop nest
-/// of GradBench's gmm).
+/// of GradBench's gmm). An i1 flag that alternates (`%b' = %b xor true`)
+/// is rewritten likewise, as `init xor` the iteration number's low bit.
 pub(crate) fn counters_as_inductions(function: Op) {
     for op in function.walk() {
         if op.name() != "scf.for" {
@@ -74,6 +75,10 @@ pub(crate) fn counters_as_inductions(function: Op) {
             let Some(update) = yield_.operand(k).defining_op() else {
                 continue;
             };
+            if toggles(update, carried) {
+                toggle_as_induction(op, k, update);
+                continue;
+            }
             // The increment keeps the counter carried; an inner loop can
             // start from the closed form instead.
             let increment = constant_increment(update, carried);
@@ -106,6 +111,38 @@ pub(crate) fn counters_as_inductions(function: Op) {
                 }
             }
         }
+    }
+}
+
+/// Whether `update` is `flag xor true` (an i1 that alternates, as the sign
+/// of a term in det's expansion by minors).
+fn toggles(update: Op, flag: Value) -> bool {
+    let is_true = |v: &Value| {
+        v.defining_op().is_some_and(|c| {
+            c.name() == "arith.constant" && c.attr("value").is_some_and(|a| a.to_string() == "true")
+        })
+    };
+    update.name() == "arith.xori"
+        && matches!(update.operands().as_slice(), [a, b] if *a == flag && is_true(b) || *b == flag && is_true(a))
+}
+
+/// Rewrites the uses of the alternating flag carried at position `k` of the
+/// loop `op` (other than its `update`) as `init xor (iteration number is
+/// odd)`, so that the reverse sweep recomputes it instead of taping it.
+fn toggle_as_induction(op: Op, k: usize, update: Op) {
+    let body = op.regions()[0].entry().expect("a body");
+    let flag = body.args()[1 + k];
+    let uses: Vec<Op> = flag.users().into_iter().filter(|&u| u != update).collect();
+    if uses.is_empty() {
+        return;
+    }
+    let mut b = Builder::before(body.ops()[0]);
+    let n = iteration_number(&mut b, op);
+    let i1 = flag.ty();
+    let odd = b.value("arith.index_cast", &[n], i1, &[]);
+    let value = b.value("arith.xori", &[op.operand(3 + k), odd], i1, &[]);
+    for u in uses {
+        u.replace_operand(flag, value);
     }
 }
 

@@ -125,3 +125,44 @@ func.func @alias_grad(%x: memref<?xf64>, %dx: memref<?xf64>, %y: memref<?xf64>, 
   moon.vjp @alias(%x, %y, %dx, %dy) : (memref<?xf64>, memref<?xf64>, memref<?xf64>, memref<?xf64>) -> ()
   return
 }
+
+// An alternating flag (`plus' = plus xor true`: the sign of a term in
+// GradBench's det, expansion by minors) is rewritten as its initial value
+// xor the iteration number's low bit, so the reverse sweep recomputes it:
+// nothing is taped for it (no buffer here; in det's recursive split pair,
+// one value less per iteration on moonrt's tape).
+// CHECK-LABEL: func.func private @alternating_vjp_d_n(
+// CHECK: scf.for %[[K:[^ ]*]] =
+// CHECK: %[[N:.*]] = arith.subi %[[K]], %{{.*}} : index
+// CHECK: %[[ODD:.*]] = arith.index_cast %[[N]] : index to i1
+// CHECK: %[[PLUS:.*]] = arith.xori %{{.*}}, %[[ODD]] : i1
+// CHECK: scf.if %[[PLUS]]
+// CHECK-NOT: alloc(
+// CHECK-NOT: moonrt_tape_push
+// CHECK: return
+// RUN: moonc check %s --entry alternating --args '[[0.1,0.2,0.3,0.4,0.5]]' | FileCheck %s --check-prefix=CHECKED
+func.func @alternating(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %true = arith.constant true
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%s = %z, %plus = %true) -> (f64, i1) {
+    %v = memref.load %x[%k] : memref<?xf64>
+    %sq = arith.mulf %v, %v : f64
+    %new = scf.if %plus -> f64 {
+      %a = arith.addf %s, %sq : f64
+      scf.yield %a : f64
+    } else {
+      %a = arith.subf %s, %sq : f64
+      scf.yield %a : f64
+    }
+    %minus = arith.xori %plus, %true : i1
+    scf.yield %new, %minus : f64, i1
+  }
+  return %r#0 : f64
+}
+func.func @alternating_grad(%x: memref<?xf64>, %dx: memref<?xf64>) {
+  moon.grad @alternating(%x, %dx) : (memref<?xf64>, memref<?xf64>) -> ()
+  return
+}
