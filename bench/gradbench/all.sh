@@ -22,4 +22,10 @@ for eval in gmm kmeans llsq lse ode; do
   echo "== jax $eval"
   TOOL=jax "$here/run.sh" "$dir" "$eval" "$logdir/jax" 2>"$logdir/jax-$eval.err" | tail -1
 done
-"$dir/venv/bin/python" "$here/table.py" "$logdir" > "$logdir/table.md"
+{
+  echo "moonc $(git -C "$here" rev-parse --short HEAD), GradBench $(git -C "$dir/gradbench" rev-parse --short HEAD)," \
+    "$(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs), $(nproc) cores;" \
+    "MINRUNS=$MINRUNS MINSEC=$MINSEC"
+  echo
+  "$dir/venv/bin/python" "$here/table.py" "$logdir"
+} > "$logdir/table.md"

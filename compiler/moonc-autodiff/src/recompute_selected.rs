@@ -53,37 +53,22 @@ fn selection(op: Op) -> Option<Selection> {
     if !op.walk().iter().all(|o| computes_only(&o.name())) {
         return None;
     }
-    let args = body.args();
-    let yields = yielded(body);
     (0..op.results().len()).find_map(|j| {
         let result = op.result(j);
         if result.users().is_empty() {
             return None;
         }
-        let acc = args[1 + j];
-        let select = yields[j].defining_op()?;
-        if select.name() != "arith.select" || select.block() != body || yields[j].users().len() != 1
-        {
-            return None;
-        }
-        let [condition, on_true, on_false] = select.operands()[..] else {
-            return None;
-        };
-        let (element, element_if_true) = match (on_true == acc, on_false == acc) {
-            (false, true) => (on_true, true),
-            (true, false) => (on_false, false),
-            _ => return None,
-        };
-        let compared_only = acc
-            .users()
-            .iter()
-            .all(|u| *u == select || u.name() == "arith.cmpf" && u.result(0) == condition);
+        let Kept {
+            condition,
+            element,
+            element_if_true,
+        } = kept_by_select(body, j)?;
         let computed = element.ty().is_float()
             && element.block() == body
             && element
                 .defining_op()
                 .is_some_and(|d| d.name() != "memref.load");
-        if !compared_only || !computed {
+        if !computed {
             return None;
         }
         let slice = slice(body, element)?;
@@ -95,6 +80,43 @@ fn selection(op: Op) -> Option<Selection> {
             slice,
         })
     })
+}
+
+/// How the value a loop carries at position `j` is kept: yielded as
+/// `arith.select %condition, %element, %acc` (or `%condition, %acc,
+/// %element`) of its block argument `%acc`, which nothing but that select
+/// and the `arith.cmpf`s giving `%condition` uses: a running max or min.
+pub(crate) struct Kept {
+    pub condition: Value,
+    pub element: Value,
+    /// Whether the select keeps the element when the condition holds.
+    pub element_if_true: bool,
+}
+
+/// The [`Kept`] shape of the value the loop body `body` carries at `j`.
+pub(crate) fn kept_by_select(body: Block, j: usize) -> Option<Kept> {
+    let acc = body.args()[1 + j];
+    let next = yielded(body)[j];
+    let select = next.defining_op()?;
+    if select.name() != "arith.select" || select.block() != body || next.users().len() != 1 {
+        return None;
+    }
+    let [condition, on_true, on_false] = select.operands()[..] else {
+        return None;
+    };
+    let (element, element_if_true) = match (on_true == acc, on_false == acc) {
+        (false, true) => (on_true, true),
+        (true, false) => (on_false, false),
+        _ => return None,
+    };
+    acc.users()
+        .iter()
+        .all(|u| *u == select || u.name() == "arith.cmpf" && u.result(0) == condition)
+        .then_some(Kept {
+            condition,
+            element,
+            element_if_true,
+        })
 }
 
 /// The operations of the loop body `body` that compute `element`, in

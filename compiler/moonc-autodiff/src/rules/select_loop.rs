@@ -14,6 +14,7 @@
 
 use super::ndual::add_to_element;
 use crate::adjoint::ReverseState;
+use crate::recompute_selected::{Kept, kept_by_select};
 use moonc_ir::Error;
 use moonc_ir::ir::{Block, Builder, Op, Value};
 use std::collections::HashMap;
@@ -53,24 +54,11 @@ pub(super) fn selection(op: Op, carried: &[usize]) -> Option<Selection> {
     if !pure {
         return None;
     }
-    let acc = body.args()[1 + j];
-    let next = body.terminator()?.operand(j);
-    let select = next.defining_op().filter(|s| s.name() == "arith.select")?;
-    if next.users().len() != 1 {
-        return None;
-    }
-    let [condition, on_true, on_false] = select.operands()[..] else {
-        return None;
-    };
-    let (element, element_if_true) = match (on_true == acc, on_false == acc) {
-        (false, true) => (on_true, true),
-        (true, false) => (on_false, false),
-        _ => return None,
-    };
-    let only_compared = acc
-        .users()
-        .iter()
-        .all(|u| *u == select || u.name() == "arith.cmpf" && u.result(0) == condition);
+    let Kept {
+        condition,
+        element,
+        element_if_true,
+    } = kept_by_select(body, j)?;
     let load = element.defining_op().filter(|l| {
         l.name() == "memref.load" && l.block() == body && !l.operand(0).block().is_within(body)
     })?;
@@ -78,7 +66,7 @@ pub(super) fn selection(op: Op, carried: &[usize]) -> Option<Selection> {
     let indices_known = load.operands()[1..]
         .iter()
         .all(|&v| computed_from(v, iv, body, 0));
-    (only_compared && indices_known).then_some(Selection {
+    indices_known.then_some(Selection {
         j,
         condition,
         element_if_true,
