@@ -48,7 +48,7 @@ fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     let calls: Vec<(Op, &str)> = module
         .walk()
         .into_iter()
-        .filter(|op| op.name() == "func.call")
+        .filter(|op| op.name() == "func.call" && !in_internal_function(*op))
         .filter_map(|op| {
             let callee = op.attr("callee")?.to_string();
             let callee = callee.strip_prefix('@')?;
@@ -92,6 +92,20 @@ fn run(module: Op, _: OptionValues) -> Result<(), Error> {
     }
     Kernel::parse(module, TAPE, "inline_tape/tape.mlir").copy_missing_into(module);
     Ok(())
+}
+
+/// Whether `op` is in one of the internal pushes and pops (whose calls of
+/// moonrt are their slow paths: a second run leaves them alone).
+fn in_internal_function(op: Op) -> bool {
+    let mut current = op.parent();
+    while let Some(parent) = current {
+        if parent.name() == "func.func" {
+            let name = parent.attr("sym_name").map(|n| n.to_string());
+            return name.is_some_and(|n| REWRITES.iter().any(|(_, i)| n == format!("\"{i}\"")));
+        }
+        current = parent.parent();
+    }
+    false
 }
 
 /// The block at whose start a call's cursor is fetched: the first block of

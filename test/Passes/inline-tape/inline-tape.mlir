@@ -1,4 +1,7 @@
 // RUN: moonc-opt %s --split-input-file --moon-inline-tape | FileCheck %s
+// A second run changes nothing (the internal functions' calls of moonrt
+// are their slow paths).
+// RUN: moonc-opt %s --split-input-file --moon-inline-tape | moonc-opt --split-input-file --moon-inline-tape | FileCheck %s
 
 // Each push and pop of the default tape goes through the thread's cursor,
 // fetched once at the start of the function, and once at the start of a
