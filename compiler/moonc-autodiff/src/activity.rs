@@ -248,24 +248,19 @@ fn same_for_each_carried(op: Op, useful: &mut HashSet<Value>) -> bool {
 }
 
 /// Whether operand `i` of `op` is used usefully, given the values known
-/// to be useful so far.
+/// to be useful so far (what an `scf.for` carries, [`same_for_each_carried`]
+/// decides).
 fn use_is_useful(op: Op, i: usize, useful: &HashSet<Value>) -> bool {
     let name = op.name();
-    let carried = |parent: Op, j: usize| {
-        useful.contains(&parent.result(j))
-            || parent.regions()[0]
-                .entry()
-                .is_some_and(|body| useful.contains(&body.args()[1 + j]))
-    };
     if (name.starts_with("arith.") || name.starts_with("math.")) && op.regions().is_empty() {
         return op.results().iter().any(|r| useful.contains(r));
     }
     match name.as_str() {
-        "scf.for" if i >= 3 => carried(op, i - 3),
+        "scf.for" => i < 3,
         "scf.yield" => {
             let parent = op.block().parent_op();
             match parent.name().as_str() {
-                "scf.for" => carried(parent, i),
+                "scf.for" => false,
                 "scf.if" | "scf.execute_region" | "scf.index_switch" => {
                     useful.contains(&parent.result(i))
                 }

@@ -37,12 +37,9 @@ pub(crate) fn recompute_selected(function: Op) -> bool {
 struct Selection {
     /// The carried value's position.
     j: usize,
-    /// The select's condition, and whether it keeps the element when true.
-    condition: Value,
-    element_if_true: bool,
-    /// The computed element, and the operations of the loop body that
-    /// compute it, in order.
-    element: Value,
+    kept: Kept,
+    /// The operations of the loop body that compute the kept element, in
+    /// order.
     slice: Vec<Op>,
 }
 
@@ -58,11 +55,8 @@ fn selection(op: Op) -> Option<Selection> {
         if result.users().is_empty() {
             return None;
         }
-        let Kept {
-            condition,
-            element,
-            element_if_true,
-        } = kept_by_select(body, j)?;
+        let kept = kept_by_select(body, j)?;
+        let element = kept.element;
         let computed = element.ty().is_float()
             && element.block() == body
             && element
@@ -72,13 +66,7 @@ fn selection(op: Op) -> Option<Selection> {
             return None;
         }
         let slice = slice(body, element)?;
-        Some(Selection {
-            j,
-            condition,
-            element_if_true,
-            element,
-            slice,
-        })
+        Some(Selection { j, kept, slice })
     })
 }
 
@@ -91,6 +79,20 @@ pub(crate) struct Kept {
     pub element: Value,
     /// Whether the select keeps the element when the condition holds.
     pub element_if_true: bool,
+}
+
+impl Kept {
+    /// `previous`, or the induction variable `iv` when the select keeps
+    /// the element: the index of the last iteration that kept it, built
+    /// at `b` in the loop body.
+    pub(crate) fn kept_index(&self, b: &mut Builder, iv: Value, previous: Value) -> Value {
+        let operands = if self.element_if_true {
+            [self.condition, iv, previous]
+        } else {
+            [self.condition, previous, iv]
+        };
+        b.value("arith.select", &operands, iv.ty(), &[])
+    }
 }
 
 /// The [`Kept`] shape of the value the loop body `body` carries at `j`.
@@ -129,7 +131,7 @@ fn slice(body: Block, element: Value) -> Option<Vec<Op>> {
     while let Some(v) = pending.pop() {
         // Values from outside the loop, and those of the nested regions of
         // operations already needed, are there.
-        if v == iv || !v.block().is_within(body) || v.block() != body {
+        if v == iv || v.block() != body {
             continue;
         }
         // (A carried value has no defining operation: no slice.)
@@ -158,12 +160,10 @@ fn rewrite(op: Op, sel: &Selection) {
     let ub = op.operand(1);
     let kept_arg = body.add_arg(index, op.loc());
     let terminator = body.terminator().expect("a yield");
-    let kept = if sel.element_if_true {
-        [sel.condition, iv, kept_arg]
-    } else {
-        [sel.condition, kept_arg, iv]
-    };
-    let kept = Builder::before(terminator).value("arith.select", &kept, index, &[]);
+    let element = sel.kept.element;
+    let kept = sel
+        .kept
+        .kept_index(&mut Builder::before(terminator), iv, kept_arg);
     let mut yields = terminator.operands();
     yields.push(kept);
     terminator.set_operands(&yields);
@@ -188,23 +188,12 @@ fn rewrite(op: Op, sel: &Selection) {
     let i1 = ctx.ty("i1");
     let ne = ctx.attr("1 : i64");
     let found = b.value("arith.cmpi", &[last, ub], i1, &[("predicate", ne)]);
-    let ty = sel.element.ty();
+    let ty = element.ty();
     let (recomputed, then, otherwise) = b.if_else(found, &[ty]);
     let mut mapping = HashMap::from([(iv, last)]);
     let mut then_b = Builder::at_end(then, new.loc());
-    for &o in &sel.slice {
-        let clone = then_b.insert(o.clone_detached());
-        // Operands of the clone and of its nested operations that the body
-        // defines are renamed to their clones.
-        for c in std::iter::once(clone).chain(clone.walk()) {
-            let renamed: Vec<Value> = (c.operands().iter())
-                .map(|v| *mapping.get(v).unwrap_or(v))
-                .collect();
-            c.set_operands(&renamed);
-        }
-        mapping.extend(o.results().into_iter().zip(clone.results()));
-    }
-    then_b.create("scf.yield", &[mapping[&sel.element]], &[], &[], &[], &[]);
+    then_b.clone_remapped(&sel.slice, &mut mapping);
+    then_b.create("scf.yield", &[mapping[&element]], &[], &[], &[], &[]);
     let init = new.operand(3 + sel.j);
     Builder::at_end(otherwise, new.loc()).create("scf.yield", &[init], &[], &[], &[], &[]);
     new.result(sel.j).replace_uses(recomputed.result(0));

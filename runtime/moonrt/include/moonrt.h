@@ -305,13 +305,13 @@ int64_t moonrt_tape_pop_i64(void);
  * above, which move the cursor to another block. Its address is the same
  * for the thread's life.
  */
-typedef struct moonrt_tape_cursor_t {
+typedef struct moonrt_tape_block_cursor {
     unsigned char *top;
     unsigned char *end;
     unsigned char *base;
     unsigned char *high;
-} moonrt_tape_cursor_t;
-moonrt_tape_cursor_t *moonrt_tape_cursor(void);
+} moonrt_tape_block_cursor;
+moonrt_tape_block_cursor *moonrt_tape_cursor(void);
 
 /*
  * Counts bytes of memory that compiled code allocated itself for its tape

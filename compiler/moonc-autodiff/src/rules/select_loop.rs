@@ -23,9 +23,7 @@ use std::collections::HashMap;
 pub(super) struct Selection {
     /// The position of the carried value.
     j: usize,
-    /// The select's condition, and whether it keeps the element when true.
-    condition: Value,
-    element_if_true: bool,
+    kept: Kept,
     /// The load that gives the element.
     load: Op,
 }
@@ -54,24 +52,15 @@ pub(super) fn selection(op: Op, carried: &[usize]) -> Option<Selection> {
     if !pure {
         return None;
     }
-    let Kept {
-        condition,
-        element,
-        element_if_true,
-    } = kept_by_select(body, j)?;
-    let load = element.defining_op().filter(|l| {
+    let kept = kept_by_select(body, j)?;
+    let load = kept.element.defining_op().filter(|l| {
         l.name() == "memref.load" && l.block() == body && !l.operand(0).block().is_within(body)
     })?;
     let iv = body.args()[0];
     let indices_known = load.operands()[1..]
         .iter()
         .all(|&v| computed_from(v, iv, body, 0));
-    indices_known.then_some(Selection {
-        j,
-        condition,
-        element_if_true,
-        load,
-    })
+    indices_known.then_some(Selection { j, kept, load })
 }
 
 /// The reverse of the selection loop `op` (see [`selection`]) with the
@@ -101,12 +90,7 @@ pub(super) fn reverse(
     Builder::before(op).create("memref.store", &[ub, cell], &[], &[], &[], &[]);
     let mut b = Builder::before(body.terminator().expect("a yield"));
     let best = b.value("memref.load", &[cell], index, &[]);
-    let kept = if sel.element_if_true {
-        [sel.condition, iv, best]
-    } else {
-        [sel.condition, best, iv]
-    };
-    let kept = b.value("arith.select", &kept, index, &[]);
+    let kept = sel.kept.kept_index(&mut b, iv, best);
     b.create("memref.store", &[kept, cell], &[], &[], &[], &[]);
     let last = Builder::after(op).value("memref.load", &[cell], index, &[]);
     // A top-level value is still there in the reverse sweep; a value

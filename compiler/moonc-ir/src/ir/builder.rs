@@ -64,17 +64,18 @@ impl Builder {
         }
     }
 
-    /// Inserts clones of `ops` (in order), their operands renamed by
-    /// `mapping`, which gains each result's clone.
+    /// Inserts clones of `ops` (in order), their operands and those of the
+    /// operations nested in them renamed by `mapping`, which gains each
+    /// result's clone.
     pub fn clone_remapped(&mut self, ops: &[Op], mapping: &mut HashMap<Value, Value>) {
         for &op in ops {
             let clone = self.insert(op.clone_detached());
-            let remapped: Vec<Value> = op
-                .operands()
-                .iter()
-                .map(|v| *mapping.get(v).unwrap_or(v))
-                .collect();
-            clone.set_operands(&remapped);
+            for c in std::iter::once(clone).chain(clone.walk()) {
+                let remapped: Vec<Value> = (c.operands().iter())
+                    .map(|v| *mapping.get(v).unwrap_or(v))
+                    .collect();
+                c.set_operands(&remapped);
+            }
             mapping.extend(op.results().into_iter().zip(clone.results()));
         }
     }

@@ -117,6 +117,22 @@ int main(void) {
       strstr(moonrt_last_error(), "the tape is empty") == NULL)
     return fail("popping an empty tape");
 
+  /* The cursor, as compiled code uses it: a push through it is popped by
+   * a call, and the push the cursor saw moved its top by 8. */
+  {
+    moonrt_tape_block_cursor *cursor = moonrt_tape_cursor();
+    double seven = 7.0;
+    moonrt_clear_error();
+    moonrt_tape_push_f64(1.0);
+    if (cursor != moonrt_tape_cursor() || cursor->top == cursor->end)
+      return fail("moonrt_tape_cursor");
+    memcpy(cursor->top, &seven, sizeof seven);
+    cursor->top += 8;
+    if (moonrt_tape_bytes_in_use() != 16 || moonrt_tape_pop_f64() != 7.0 ||
+        moonrt_tape_pop_f64() != 1.0 || cursor->top != cursor->base)
+      return fail("pushing through moonrt_tape_cursor");
+  }
+
   /* Aligned allocation and errors set by compiled code. */
   p = moonrt_aligned_alloc(256, 0);
   if (!p || (uintptr_t)p % 256 != 0)
